@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { commonEnv, loadConfig } from '@wayfarer/service-kit';
+
+const url = z.url();
+
+export const GatewayEnv = z.object({
+  ...commonEnv,
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  REDIS_URL: url,
+  SESSION_PUBLIC_KEY: z.string().optional(),
+  SESSION_KEY_DIR: z.string().optional(),
+  AUTH_URL: url.default('http://127.0.0.1:4001'),
+  TRIPS_URL: url.default('http://127.0.0.1:4002'),
+  BUCKETLIST_URL: url.default('http://127.0.0.1:4003'),
+  SOCIAL_URL: url.default('http://127.0.0.1:4004'),
+  JOURNAL_URL: url.default('http://127.0.0.1:4005'),
+  CHAT_URL: url.default('http://127.0.0.1:4006'),
+  PLACES_URL: url.default('http://127.0.0.1:4007'),
+  /** The built frontend (`frontend/dist`); when unset the gateway serves only `/api`. */
+  FRONTEND_DIST: z.string().optional(),
+  /** Requests per minute per client IP on `/api` (all routes together). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Requests per minute per client IP on login and register. */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+});
+export type GatewayConfig = z.infer<typeof GatewayEnv>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(GatewayEnv, env);
+}
+
+export function upstreamUrls(config: GatewayConfig) {
+  return {
+    auth: config.AUTH_URL,
+    trips: config.TRIPS_URL,
+    bucketlist: config.BUCKETLIST_URL,
+    social: config.SOCIAL_URL,
+    journal: config.JOURNAL_URL,
+    chat: config.CHAT_URL,
+    places: config.PLACES_URL,
+  } as const;
+}

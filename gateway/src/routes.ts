@@ -1,0 +1,63 @@
+/**
+ * The proxy table: which service answers which `/api` path, and whether a session is needed.
+ * Pure data plus a lookup, so it is unit tested and read in one place.
+ */
+export const SERVICES = [
+  'auth',
+  'trips',
+  'bucketlist',
+  'social',
+  'journal',
+  'chat',
+  'places',
+] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** 'public': no session needed; 'optional': identity forwarded when valid; 'required': 401 without. */
+export type Access = 'public' | 'optional' | 'required';
+
+export interface ProxyRoute {
+  /** Path prefix; matches the prefix itself and anything below it (`/prefix/...`). */
+  prefix: string;
+  service: ServiceName;
+  access: Access;
+}
+
+export const PROXY_ROUTES: readonly ProxyRoute[] = [
+  { prefix: '/api/register', service: 'auth', access: 'public' },
+  { prefix: '/api/login', service: 'auth', access: 'public' },
+  { prefix: '/api/logout', service: 'auth', access: 'optional' },
+  { prefix: '/api/protected', service: 'auth', access: 'required' },
+  { prefix: '/api/userDetails', service: 'auth', access: 'required' },
+  { prefix: '/api/avatars', service: 'auth', access: 'required' },
+
+  { prefix: '/api/mytrips', service: 'trips', access: 'required' },
+  { prefix: '/api/trips', service: 'trips', access: 'required' },
+  { prefix: '/api/photos', service: 'trips', access: 'required' },
+
+  { prefix: '/api/bucketlist', service: 'bucketlist', access: 'required' },
+  { prefix: '/api/itinerary', service: 'bucketlist', access: 'required' },
+
+  { prefix: '/api/friends', service: 'social', access: 'required' },
+  { prefix: '/api/friendRequests', service: 'social', access: 'required' },
+  { prefix: '/api/acceptFriend', service: 'social', access: 'required' },
+  { prefix: '/api/declineFriend', service: 'social', access: 'required' },
+  { prefix: '/api/getUserFriends', service: 'social', access: 'required' },
+  { prefix: '/api/search-users', service: 'social', access: 'required' },
+  { prefix: '/api/add-friend', service: 'social', access: 'required' },
+
+  { prefix: '/api/journal', service: 'journal', access: 'required' },
+
+  { prefix: '/api/conversation', service: 'chat', access: 'required' },
+
+  { prefix: '/api/places', service: 'places', access: 'required' },
+];
+
+/** Finds the route for a request path (query string ignored), or null. */
+export function routeFor(path: string): ProxyRoute | null {
+  const clean = path.split('?', 1)[0] ?? '';
+  for (const route of PROXY_ROUTES) {
+    if (clean === route.prefix || clean.startsWith(`${route.prefix}/`)) return route;
+  }
+  return null;
+}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Serves the built frontend. Hashed assets under /static are cached for a year. */
+export async function registerFrontend(app: FastifyInstance, dist: string): Promise<void> {
+  if (!existsSync(join(dist, 'index.html'))) {
+    throw new Error(`FRONTEND_DIST=${dist} has no index.html: build the frontend first`);
+  }
+  await app.register(fastifyStatic, {
+    root: dist,
+    wildcard: false,
+    index: false,
+    setHeaders(reply, path) {
+      reply.header(
+        'cache-control',
+        path.includes('/static/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+}
+
+/** Unknown routes: index.html for a page navigation (the SPA routes it), else a JSON 404. */
+export function spaFallback(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?', 1)[0] ?? '/';
+  const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+  if (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !path.startsWith('/api') &&
+    wantsHtml
+  ) {
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  }
+  return reply
+    .code(404)
+    .send({ error: 'not_found', message: `No route for ${request.method} ${path}` });
+}

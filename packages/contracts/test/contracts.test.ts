@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EventEnvelope,
+  LoginBody,
+  makeEvent,
+  parseEnvelope,
+  readEvent,
+  RegisterFields,
+  UserRegistered,
+  UserUpdated,
+} from '../src';
+
+describe('auth payloads', () => {
+  it('normalises email and rejects bad registration fields', () => {
+    expect(
+      RegisterFields.parse({ name: ' Ann ', email: ' Ann@X.io ', password: 'longenough' }),
+    ).toEqual({
+      name: 'Ann',
+      email: 'ann@x.io',
+      password: 'longenough',
+    });
+    expect(
+      RegisterFields.safeParse({ name: '', email: 'nope', password: 'short' }).error?.issues,
+    ).toHaveLength(3);
+    expect(LoginBody.safeParse({ email: 'a@b.co' }).success).toBe(false);
+  });
+});
+
+describe('event envelope', () => {
+  const payload = {
+    userId: 'u1',
+    name: 'Ann',
+    email: 'ann@x.io',
+    profilePicture: '/default-avatar.svg',
+  };
+
+  it('round-trips through Kafka bytes', () => {
+    const event = makeEvent(UserRegistered, 'u1', payload, new Date('2026-01-01T00:00:00Z'));
+    expect(EventEnvelope.safeParse(event).success).toBe(true);
+    const back = parseEnvelope(Buffer.from(JSON.stringify(event)));
+    expect(readEvent(UserRegistered, back)?.payload).toEqual(payload);
+    expect(readEvent(UserUpdated, back)).toBeNull();
+    expect(back.occurredAt).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('refuses a payload that does not match its schema, and junk bytes', () => {
+    expect(() => makeEvent(UserRegistered, 'u1', { userId: 'u1' } as never)).toThrow();
+    expect(() => parseEnvelope(Buffer.from('{"id":"x"}'))).toThrow();
+    expect(() => parseEnvelope(null)).toThrow();
+  });
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates environment variables against `schema` (keys are variable names).
+ * Throws a ConfigError that names every missing or invalid variable.
+ */
+export function loadConfig<S extends z.ZodObject>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    picked[key] = value === '' ? undefined : value;
+  }
+  const result = schema.safeParse(picked);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    return picked[name] === undefined
+      ? `${name} is missing (${issue.message})`
+      : `${name} is invalid: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+/** Common env fields, to spread into a service's schema. */
+export const commonEnv = {
+  PORT: z.coerce.number().int().min(1).max(65535),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+export const kafkaEnv = {
+  KAFKA_BROKERS: z
+    .string()
+    .min(1)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    ),
+};

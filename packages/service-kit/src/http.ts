@@ -1,0 +1,83 @@
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Logger } from 'pino';
+import { installErrorHandler, type NotFoundHandler } from './errors';
+import { REQUEST_ID_HEADER, requestIdFrom } from './logger';
+
+/** A named readiness check of one of the service's own stores. Throws when not ready. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface HttpAppOptions {
+  name: string;
+  logger: Logger;
+  /** Checks run by `/readyz`, e.g. `{ postgres: () => pool.query('select 1') }`. */
+  readiness?: Record<string, ReadinessCheck>;
+  bodyLimit?: number;
+  /** Answers unknown routes (default: a JSON 404). */
+  notFound?: NotFoundHandler;
+  fastify?: Omit<FastifyServerOptions, 'loggerInstance' | 'logger'>;
+}
+
+/**
+ * The one way to make a service's Fastify instance: pino logs with request ids, a single
+ * error shape, `/healthz` (process alive) and `/readyz` (own stores reachable).
+ */
+export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    genReqId: requestIdFrom,
+    requestIdHeader: false,
+    requestIdLogLabel: 'reqId',
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: true,
+    disableRequestLogging: false,
+    ...options.fastify,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  installErrorHandler(app, options.notFound);
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok', service: options.name }));
+  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+    const checks = options.readiness ?? {};
+    const results: Record<string, string> = {};
+    let ready = true;
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), 2000);
+          results[name] = 'ok';
+        } catch (err) {
+          ready = false;
+          results[name] = err instanceof Error ? err.message : String(err);
+          request.log.warn({ check: name, err }, 'readiness check failed');
+        }
+      }),
+    );
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not_ready', service: options.name, checks: results });
+  });
+  return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}

@@ -1,0 +1,40 @@
+import type { EventEnvelope } from '@wayfarer/contracts';
+import type pg from 'pg';
+import type { Migration } from './migrate';
+import { withTransaction } from './pool';
+
+/** Table of events a consumer has already applied. */
+export const processedEventsMigration: Migration = {
+  id: '000_processed_events',
+  sql: `
+    CREATE TABLE IF NOT EXISTS processed_events (
+      consumer     text NOT NULL,
+      event_id     uuid NOT NULL,
+      processed_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (consumer, event_id)
+    );
+  `,
+};
+
+/**
+ * Wraps an event handler so each event's effect is applied exactly once: the event id is
+ * recorded in the same transaction as the effect, and a redelivered event is skipped.
+ * Returns false when the event had already been processed.
+ */
+export function idempotentHandler(
+  pool: pg.Pool,
+  consumer: string,
+  apply: (client: pg.PoolClient, event: EventEnvelope) => Promise<void>,
+): (event: EventEnvelope) => Promise<boolean> {
+  return (event) =>
+    withTransaction(pool, async (client) => {
+      const { rowCount } = await client.query(
+        `INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [consumer, event.id],
+      );
+      if (!rowCount) return false;
+      await apply(client, event);
+      return true;
+    });
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { commonEnv, ConfigError, kafkaEnv, loadConfig } from '../src/config';
+
+const Schema = z.object({ ...commonEnv, ...kafkaEnv, DATABASE_URL: z.url() });
+
+describe('loadConfig', () => {
+  it('parses and coerces valid env', () => {
+    const config = loadConfig(Schema, {
+      PORT: '4001',
+      KAFKA_BROKERS: 'a:1, b:2',
+      DATABASE_URL: 'postgres://x@y/z',
+    });
+    expect(config).toEqual({
+      PORT: 4001,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      KAFKA_BROKERS: ['a:1', 'b:2'],
+      DATABASE_URL: 'postgres://x@y/z',
+    });
+  });
+
+  it('names every missing and invalid variable', () => {
+    let error: unknown;
+    try {
+      loadConfig(Schema, { PORT: 'eighty', DATABASE_URL: '', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT is invalid/);
+    expect(message).toMatch(/KAFKA_BROKERS is missing/);
+    expect(message).toMatch(/DATABASE_URL is missing/);
+    expect(message).toMatch(/LOG_LEVEL is invalid/);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './infra';
+export * from './helpers';
+export { infraEnv } from './containers';

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import type { TestInfra } from '@wayfarer/test-kit';
+
+/** Ports of one stack: the gateway and each service. */
+export interface StackPorts {
+  gateway: number;
+  auth: number;
+}
+
+export const DEFAULT_PORTS: StackPorts = { gateway: 8080, auth: 4001 };
+
+export interface StackContext {
+  root: string;
+  infra: TestInfra;
+  ports: StackPorts;
+  /** Suffix for per-stack resources (databases), so a test stack never touches the dev one. */
+  namespace: string;
+  dataDir: string;
+  logLevel: string;
+}
+
+/** One process of the stack: where it lives, its port, its env, and its own databases. */
+export interface StackProcess {
+  name: string;
+  dir: string;
+  port: (ctx: StackContext) => number;
+  databases?: string[];
+  env: (ctx: StackContext, dbUrl: (name: string) => string) => Record<string, string>;
+}
+
+const common = (ctx: StackContext, port: number) => ({
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: ctx.logLevel,
+  SESSION_KEY_DIR: join(ctx.dataDir, 'keys'),
+});
+
+/**
+ * The services of the product, in start order (the gateway last). Each later service adds
+ * its line here: that is all the local stack and the e2e tests need to know of it.
+ */
+export const STACK: StackProcess[] = [
+  {
+    name: 'auth',
+    dir: 'services/auth',
+    port: (ctx) => ctx.ports.auth,
+    databases: ['auth'],
+    env: (ctx, db) => ({
+      ...common(ctx, ctx.ports.auth),
+      DATABASE_URL: db('auth'),
+      REDIS_URL: ctx.infra.redisUrl,
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      S3_ENDPOINT: ctx.infra.s3.endpoint,
+      S3_ACCESS_KEY: ctx.infra.s3.accessKey,
+      S3_SECRET_KEY: ctx.infra.s3.secretKey,
+      AVATAR_BUCKET: ctx.namespace ? `avatars-${ctx.namespace}` : 'avatars',
+    }),
+  },
+  {
+    name: 'gateway',
+    dir: 'gateway',
+    port: (ctx) => ctx.ports.gateway,
+    env: (ctx) => ({
+      ...common(ctx, ctx.ports.gateway),
+      HOST: process.env.WAYFARER_HOST ?? '127.0.0.1',
+      REDIS_URL: ctx.infra.redisUrl,
+      AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
+      FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
+    }),
+  },
+];
