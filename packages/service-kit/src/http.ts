@@ -30,10 +30,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     loggerInstance: options.logger as FastifyBaseLogger,
     genReqId: requestIdFrom,
     requestIdHeader: false,
-    requestIdLogLabel: 'reqId',
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: true,
-    disableRequestLogging: false,
     ...options.fastify,
   });
 

@@ -45,6 +45,19 @@ export function testKafka(clientId = `test-${uniqueSuffix()}`): Kafka {
   });
 }
 
+/** Creates `topic` if it does not exist yet (a consumer cannot subscribe before). */
+async function ensureTopic(kafka: Kafka, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    if (!(await admin.listTopics()).includes(topic)) {
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 3 }] });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /**
  * Reads `topic` from the beginning with a fresh consumer group until `match` has found
  * `count` events, or fails after `timeoutMs`. Returns the matched envelopes (parsed JSON).
@@ -57,6 +70,7 @@ export async function waitForEvents<T = Record<string, unknown>>(
   const kafka = testKafka();
   const consumer = kafka.consumer({ groupId: `test-${uniqueSuffix()}`, maxWaitTimeInMs: 100 });
   const found: T[] = [];
+  await ensureTopic(kafka, topic);
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Browser journeys against a whole stack (gateway + services + built frontend) started once
+ * by the global setup on its own ports and databases, so it never touches a dev stack.
+ */
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['@wayfarer/test-kit/global-setup', './support/stack-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+  },
+});
