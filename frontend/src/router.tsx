@@ -1,0 +1,38 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RootShell, Splash } from './routes/root';
+
+/**
+ * Route table (spec section 2). Every screen is its own lazy chunk under `src/routes/`.
+ * No custom errorElement anywhere: react-router's default error page
+ * ('Unexpected Application Error!') is the product's error page.
+ */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootShell,
+    HydrateFallback: Splash,
+    children: [
+      { path: '/home', lazy: () => import('./routes/home') },
+      { path: '/login', lazy: () => import('./routes/login') },
+      { path: '/register', lazy: () => import('./routes/register') },
+      {
+        path: '/',
+        id: 'protected',
+        lazy: () => import('./routes/layout'),
+        children: [
+          { index: true, lazy: () => import('./routes/trips') },
+          { path: 'trips', lazy: () => import('./routes/trips') },
+          { path: 'bucketlist', lazy: () => import('./routes/bucketlist') },
+          { path: 'trip/:id', lazy: () => import('./routes/trip') },
+          { path: 'friends', lazy: () => import('./routes/friends') },
+          { path: 'addFriends', lazy: () => import('./routes/add-friends') },
+          { path: 'messages/:id', lazy: () => import('./routes/messages') },
+          { path: 'addTrip', lazy: () => import('./routes/add-trip') },
+        ],
+      },
+      { path: '*', lazy: () => import('./routes/not-found') },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

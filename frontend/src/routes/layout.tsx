@@ -1,0 +1,122 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import {
+  NavLink,
+  Outlet,
+  redirect,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  type LoaderFunctionArgs,
+} from 'react-router-dom';
+import { apiFetch } from '../api/client';
+import { clearUserId } from '../auth/session';
+import { Brand } from '../components/Logo';
+import { ProfileMenu } from '../components/ProfileMenu';
+import { Toast } from '../components/Toast';
+import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
+import { sectionFor, type Section } from '../components/sections';
+import { MapPanel } from '../map/MapPanel';
+import '../styles/layout.css';
+
+export interface UserDetails {
+  username?: string;
+  profilePicture?: string | null;
+}
+
+/**
+ * Guards every protected screen: a session check against the gateway; without a valid
+ * session the user goes to /home. User details are fetched alongside (a failure there only
+ * means the default avatar is shown).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const details = apiFetch<UserDetails>('/api/userDetails', { signal: request.signal }).catch(
+    () => null,
+  );
+  try {
+    await apiFetch('/api/protected', { signal: request.signal });
+  } catch {
+    return redirect('/home');
+  }
+  return { user: await details };
+}
+
+const LOGOUT_FAILED = 'An error occurred during logout. Please try again.';
+
+const NAV: { to: string; label: string; section: Section; icon: ReactNode }[] = [
+  { to: '/trips', label: 'Trips', section: 'trips', icon: <TripsIcon /> },
+  { to: '/bucketlist', label: 'Bucket List', section: 'bucketlist', icon: <BucketIcon /> },
+  { to: '/friends', label: 'Friends', section: 'friends', icon: <FriendsIcon /> },
+];
+
+export function Component() {
+  const { user } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const section = sectionFor(pathname);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const [toast, setToast] = useState<string | null>(null);
+  const dismissToast = useCallback(() => setToast(null), []);
+
+  const logout = async () => {
+    setLoggingOut(true);
+    setToast(null);
+    try {
+      await apiFetch('/api/logout', { method: 'POST' });
+      clearUserId();
+      navigate('/home', { replace: true });
+    } catch {
+      setToast(LOGOUT_FAILED);
+    } finally {
+      setLoggingOut(false);
+    }
+  };
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Brand />
+        <ProfileMenu
+          picture={user?.profilePicture}
+          username={user?.username}
+          onLogout={logout}
+          loggingOut={loggingOut}
+        />
+      </header>
+
+      <div className="shell-body">
+        <nav className="side-nav" aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  className={({ isActive }) =>
+                    `nav-link${isActive || section === item.section ? ' is-active' : ''}`
+                  }
+                >
+                  {item.icon}
+                  <span>{item.label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <main id="content" className="content" tabIndex={-1}>
+          <Outlet />
+        </main>
+
+        <MapPanel />
+      </div>
+
+      {toast ? (
+        <div className="toast-region">
+          <Toast message={toast} onDismiss={dismissToast} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The browser only ever talks to the gateway. In development (and `vite preview`) the
+// dev server forwards `/api` and the socket.io endpoint to it; VITE_API_PROXY overrides
+// the default address. The value is read here, in Node, and never reaches the bundle.
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, process.cwd(), '');
+  const target = process.env.VITE_API_PROXY ?? env.VITE_API_PROXY ?? 'http://127.0.0.1:8080';
+
+  const proxy: Record<string, ProxyOptions> = {
+    '/api': { target, changeOrigin: true },
+    '/socket.io': { target, changeOrigin: true, ws: true },
+  };
+
+  return {
+    plugins: [react()],
+    server: { proxy },
+    preview: { proxy },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      assetsDir: 'static',
+      rolldownOptions: {
+        output: {
+          // Spec: "Application code is loaded in lazy chunks from a static/js path".
+          entryFileNames: 'static/js/[name]-[hash].js',
+          chunkFileNames: 'static/js/[name]-[hash].js',
+          assetFileNames: 'static/media/[name]-[hash][extname]',
+        },
+      },
+    },
+  };
+});
