@@ -82,6 +82,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     }),
   });
 
+  // What the browser needs to know at run time (never secrets: a Maps key is public by nature).
+  app.get('/runtime-config.json', async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .send({ googleMapsApiKey: config.GOOGLE_MAPS_API_KEY ?? null }),
+  );
+
   await registerSessionVerification(app, deps.publicKeyPem);
   await registerProxies(app, upstreamUrls(config), redis, config.UPSTREAM_TIMEOUT_MS);
   if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);

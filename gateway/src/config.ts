@@ -22,6 +22,8 @@ export const GatewayEnv = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Requests per minute per client IP on login and register. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Google Maps JS key for the browser (restrict it by HTTP referrer). Unset: keyless map. */
+  GOOGLE_MAPS_API_KEY: z.string().min(1).optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;

@@ -219,6 +219,11 @@ describe('gateway', () => {
     expect(api.json().error).toBe('not_found');
   });
 
+  it('tells the browser there is no Maps key unless one is configured', async () => {
+    const res = await gateway.inject({ url: '/runtime-config.json' });
+    expect(res.json()).toEqual({ googleMapsApiKey: null });
+  });
+
   it('sets security headers', async () => {
     const res = await gateway.inject({ url: '/healthz' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -6,3 +6,4 @@ export * from './logger';
 export * from './http';
 export * from './lifecycle';
 export * from './kafka';
+export * from './relay';

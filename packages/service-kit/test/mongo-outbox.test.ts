@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent, makeEvent, Topics } from '@wayfarer/contracts';
+import { testInfra, uniqueSuffix, waitForEvents } from '@wayfarer/test-kit';
+import { createKafka } from '../src/kafka';
+import { createLogger } from '../src/logger';
+import {
+  connectMongo,
+  mongoIdempotentHandler,
+  notDeleted,
+  outboxEntry,
+  pushToOutbox,
+  startMongoOutboxRelay,
+  type WithOutbox,
+} from '../src/mongo';
+
+const Thing = defineEvent({
+  topic: Topics.tripsTrip,
+  type: 'test.thing',
+  version: 1,
+  payload: z.object({ step: z.string() }),
+});
+
+interface ThingDoc extends WithOutbox {
+  _id: string;
+  name: string;
+}
+
+describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + Kafka)', () => {
+  let client: MongoClient;
+  let db: Db;
+  const logger = createLogger('kit-mongo-test', 'silent');
+  const kafka = createKafka({
+    clientId: 'kit-mongo-test',
+    brokers: testInfra().kafkaBrokers,
+    logger,
+  });
+
+  beforeAll(async () => {
+    ({ client, db } = await connectMongo(testInfra().mongoUrl, `t_kit_${uniqueSuffix()}`));
+  });
+  afterAll(async () => {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  });
+
+  it('publishes the events written with a change, then removes them and soft-deleted documents', async () => {
+    const things = db.collection<ThingDoc>('things');
+    const id = randomUUID();
+    const created = makeEvent(Thing, id, { step: 'created' });
+    await things.insertOne({
+      _id: id,
+      name: 'first',
+      deletedAt: null,
+      outbox: [outboxEntry(Thing.topic, created)],
+    });
+    const deleted = makeEvent(Thing, id, { step: 'deleted' });
+    await things.updateOne(
+      { _id: id, ...notDeleted },
+      { $set: { deletedAt: new Date() }, ...pushToOutbox([outboxEntry(Thing.topic, deleted)]) },
+    );
+    expect((await things.findOne({ _id: id }))?.outbox).toHaveLength(2);
+
+    const relay = startMongoOutboxRelay({
+      collections: [things],
+      kafka,
+      logger,
+      topics: [Thing.topic],
+      pollIntervalMs: 50,
+    });
+    try {
+      const events = await waitForEvents<{ aggregateId: string; payload: { step: string } }>(
+        Thing.topic,
+        (e) => e.aggregateId === id,
+        { count: 2 },
+      );
+      expect(events.map((e) => e.payload.step)).toEqual(['created', 'deleted']);
+      await relay.flush();
+      expect(await things.findOne({ _id: id })).toBeNull();
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('skips an event it has already applied', async () => {
+    let applied = 0;
+    const handle = mongoIdempotentHandler(db, 'counter', async () => {
+      applied += 1;
+    });
+    const event = makeEvent(Thing, 'x', { step: 'once' });
+    expect(await handle(event)).toBe(true);
+    expect(await handle(event)).toBe(false);
+    expect(applied).toBe(1);
+  });
+});
