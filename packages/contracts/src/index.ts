@@ -1,3 +1,6 @@
 export * from './events';
 export * from './auth';
 export * from './session';
+export * from './trips';
+export * from './social';
+export * from './journal';

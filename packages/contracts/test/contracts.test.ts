@@ -49,3 +49,31 @@ describe('event envelope', () => {
     expect(() => parseEnvelope(null)).toThrow();
   });
 });
+
+describe('trips', () => {
+  it('cuts a story preview at 100 characters with an ellipsis', async () => {
+    const { storyPreview } = await import('../src');
+    expect(storyPreview('short')).toBe('short');
+    expect(storyPreview('x'.repeat(100))).toBe('x'.repeat(100));
+    expect(storyPreview('y'.repeat(101))).toBe(`${'y'.repeat(100)}...`);
+  });
+
+  it('validates destination coordinates and dates', async () => {
+    const { DestinationInput } = await import('../src');
+    const ok = DestinationInput.parse({
+      name: 'Paris',
+      startDate: '2026-05-01',
+      endDate: '2026-05-03T00:00:00.000Z',
+      latitude: '48.85',
+      longitude: '2.35',
+    });
+    expect(ok).toMatchObject({ latitude: 48.85, endDate: '2026-05-03', story: '' });
+    expect(DestinationInput.safeParse({ ...ok, latitude: 91 }).success).toBe(false);
+    expect(DestinationInput.safeParse({ ...ok, startDate: '2026-13-45' }).success).toBe(false);
+  });
+
+  it('names a friendship by the sorted pair', async () => {
+    const { friendshipId } = await import('../src');
+    expect(friendshipId('b', 'a')).toBe('a_b');
+  });
+});

@@ -1,3 +1,4 @@
 export * from './connect';
 export * from './outbox';
 export * from './idempotent';
+export * from './friendships';

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { defineEvent, Topics } from './events';
+
+/** Limits of `POST /api/trips`, shared by the client and the trips service. */
+export const TripLimits = {
+  nameMax: 120,
+  destinationsMax: 20,
+  destinationNameMax: 200,
+  storyMax: 10_000,
+  /** Story preview length (spec section 5 and 9). */
+  storyPreview: 100,
+  photosPerDestinationMax: 10,
+  photosPerTripMax: 40,
+  photoMaxBytes: 15 * 1024 * 1024,
+} as const;
+
+/** `YYYY-MM-DD` (the spec's date inputs); also accepts a full ISO timestamp and keeps its date. */
+export const DateOnly = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'must be a date (YYYY-MM-DD)')
+  .transform((s) => s.slice(0, 10))
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+
+export const Latitude = z.coerce.number().min(-90).max(90);
+export const Longitude = z.coerce.number().min(-180).max(180);
+
+/** One `destinations[i]` group of the multipart form (text fields; photos are files). */
+export const DestinationInput = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Destination name is required.')
+    .max(TripLimits.destinationNameMax),
+  startDate: DateOnly,
+  endDate: DateOnly,
+  latitude: Latitude,
+  longitude: Longitude,
+  story: z.string().max(TripLimits.storyMax).default(''),
+});
+export type DestinationInput = z.infer<typeof DestinationInput>;
+
+/** The text part of `POST /api/trips` once the multipart fields are grouped. */
+export const TripInput = z.object({
+  name: z.string().trim().max(TripLimits.nameMax).default(''),
+  startDate: DateOnly,
+  endDate: DateOnly,
+  destinations: z.array(DestinationInput).max(TripLimits.destinationsMax),
+});
+export type TripInput = z.infer<typeof TripInput>;
+
+/** A destination as the API answers it (spec section 3). */
+export const Destination = z.object({
+  _id: z.string(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  startDate: z.string(),
+  endDate: z.string(),
+  photos: z.array(z.string()),
+  story: z.string(),
+});
+export type Destination = z.infer<typeof Destination>;
+
+export const Trip = z.object({
+  _id: z.string(),
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  destinations: z.array(Destination),
+});
+export type Trip = z.infer<typeof Trip>;
+
+/** Cuts a story for previews: 100 characters then an ellipsis (spec section 5). */
+export function storyPreview(story: string, max: number = TripLimits.storyPreview): string {
+  const chars = [...story];
+  return chars.length > max ? `${chars.slice(0, max).join('')}...` : story;
+}
+
+const DestinationSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  startDate: z.string(),
+  endDate: z.string(),
+  photos: z.array(z.string()),
+  storyPreview: z.string(),
+});
+
+export const TripCreated = defineEvent({
+  topic: Topics.tripsTrip,
+  type: 'trip.created',
+  version: 1,
+  payload: z.object({
+    tripId: z.string(),
+    ownerId: z.string(),
+    name: z.string(),
+    startDate: z.string(),
+    endDate: z.string(),
+    destinations: z.array(DestinationSummary),
+  }),
+});
+
+export const TripDeleted = defineEvent({
+  topic: Topics.tripsTrip,
+  type: 'trip.deleted',
+  version: 1,
+  payload: z.object({
+    tripId: z.string(),
+    ownerId: z.string(),
+    destinations: z.array(DestinationSummary),
+  }),
+});

@@ -1,0 +1,75 @@
+import type { Db } from 'mongodb';
+import {
+  friendshipId,
+  FriendshipCreated,
+  FriendshipRemoved,
+  readEvent,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
+
+interface FriendshipDoc {
+  _id: string;
+  userIds: [string, string];
+  /** occurredAt of the last event applied, so an older redelivered event cannot undo a newer one. */
+  asOf: string;
+  active: boolean;
+}
+
+/**
+ * A read model of who is friends with whom, built from social's friendship events, for services
+ * that must let friends read (trips' photos, journal). Its `apply` is idempotent and order-safe.
+ */
+export class FriendshipProjection {
+  private readonly collection;
+
+  constructor(db: Db, name = 'friendships') {
+    this.collection = db.collection<FriendshipDoc>(name);
+  }
+
+  async init(): Promise<void> {
+    await this.collection.createIndex({ userIds: 1 });
+  }
+
+  /** Applies a social event; returns false for events it does not care about. */
+  async apply(event: EventEnvelope): Promise<boolean> {
+    const created = readEvent(FriendshipCreated, event);
+    const removed = created ? null : readEvent(FriendshipRemoved, event);
+    const pair = created?.payload.userIds ?? removed?.payload.userIds;
+    if (!pair) return false;
+    const _id = friendshipId(pair[0], pair[1]);
+    const userIds = [...pair].sort() as [string, string];
+    // only move forward in time: a redelivered older event changes nothing
+    await this.collection.updateOne(
+      { _id, $or: [{ asOf: { $lt: event.occurredAt } }, { asOf: { $exists: false } }] },
+      { $set: { userIds, asOf: event.occurredAt, active: Boolean(created) } },
+      { upsert: false },
+    );
+    if (!(await this.collection.findOne({ _id }, { projection: { _id: 1 } }))) {
+      try {
+        await this.collection.insertOne({
+          _id,
+          userIds,
+          asOf: event.occurredAt,
+          active: Boolean(created),
+        });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
+    }
+    return true;
+  }
+
+  async areFriends(a: string, b: string): Promise<boolean> {
+    if (a === b) return false;
+    const doc = await this.collection.findOne(
+      { _id: friendshipId(a, b), active: true },
+      { projection: { _id: 1 } },
+    );
+    return doc !== null;
+  }
+
+  async friendsOf(userId: string): Promise<string[]> {
+    const docs = await this.collection.find({ userIds: userId, active: true }).toArray();
+    return docs.map((d) => (d.userIds[0] === userId ? d.userIds[1] : d.userIds[0]));
+  }
+}

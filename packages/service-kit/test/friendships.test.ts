@@ -1,0 +1,53 @@
+import type { Db, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FriendshipCreated,
+  FriendshipRemoved,
+  makeEvent,
+  UserRegistered,
+} from '@wayfarer/contracts';
+import { testInfra, uniqueSuffix } from '@wayfarer/test-kit';
+import { connectMongo, FriendshipProjection } from '../src/mongo';
+
+describe('FriendshipProjection (real MongoDB-wire server)', () => {
+  let client: MongoClient;
+  let db: Db;
+  let friends: FriendshipProjection;
+
+  beforeAll(async () => {
+    ({ client, db } = await connectMongo(testInfra().mongoUrl, `t_friends_${uniqueSuffix()}`));
+    friends = new FriendshipProjection(db);
+    await friends.init();
+  });
+  afterAll(async () => {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  });
+
+  it('follows created and removed friendships, both ways', async () => {
+    const t0 = new Date('2026-01-01T00:00:00Z');
+    const t1 = new Date('2026-01-02T00:00:00Z');
+    const created = makeEvent(FriendshipCreated, 'a_b', { userIds: ['b', 'a'] }, t0);
+    expect(await friends.apply(created)).toBe(true);
+    expect(await friends.areFriends('a', 'b')).toBe(true);
+    expect(await friends.areFriends('b', 'a')).toBe(true);
+    expect(await friends.areFriends('a', 'c')).toBe(false);
+    expect(await friends.friendsOf('a')).toEqual(['b']);
+
+    await friends.apply(makeEvent(FriendshipRemoved, 'a_b', { userIds: ['a', 'b'] }, t1));
+    expect(await friends.areFriends('a', 'b')).toBe(false);
+    // a redelivered older event does not bring the friendship back
+    await friends.apply(created);
+    expect(await friends.areFriends('a', 'b')).toBe(false);
+  });
+
+  it('ignores other events', async () => {
+    const other = makeEvent(UserRegistered, 'u', {
+      userId: 'u',
+      name: 'U',
+      email: 'u@x.io',
+      profilePicture: '/a',
+    });
+    expect(await friends.apply(other)).toBe(false);
+  });
+});
