@@ -5,9 +5,10 @@ import type { TestInfra } from '@wayfarer/test-kit';
 export interface StackPorts {
   gateway: number;
   auth: number;
+  places: number;
 }
 
-export const DEFAULT_PORTS: StackPorts = { gateway: 8080, auth: 4001 };
+export const DEFAULT_PORTS: StackPorts = { gateway: 8080, auth: 4001, places: 4007 };
 
 export interface StackContext {
   root: string;
@@ -57,6 +58,12 @@ export const STACK: StackProcess[] = [
     }),
   },
   {
+    name: 'places',
+    dir: 'services/places',
+    port: (ctx) => ctx.ports.places,
+    env: (ctx) => common(ctx, ctx.ports.places),
+  },
+  {
     name: 'gateway',
     dir: 'gateway',
     port: (ctx) => ctx.ports.gateway,
@@ -65,6 +72,7 @@ export const STACK: StackProcess[] = [
       HOST: process.env.WAYFARER_HOST ?? '127.0.0.1',
       REDIS_URL: ctx.infra.redisUrl,
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
+      PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
     }),
   },

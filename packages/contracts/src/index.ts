@@ -4,3 +4,4 @@ export * from './session';
 export * from './trips';
 export * from './social';
 export * from './journal';
+export * from './places';

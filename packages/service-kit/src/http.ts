@@ -40,8 +40,15 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
   installErrorHandler(app, options.notFound);
 
-  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok', service: options.name }));
-  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+  // probes are frequent: log them only at warn and above (or quieter if the logger is quieter)
+  const quieter = ['silent', 'fatal', 'error'] as const;
+  const probeLogLevel =
+    quieter.find((level) => level === options.logger.level) ?? ('warn' as const);
+  app.get('/healthz', { logLevel: probeLogLevel }, async () => ({
+    status: 'ok',
+    service: options.name,
+  }));
+  app.get('/readyz', { logLevel: probeLogLevel }, async (request, reply) => {
     const checks = options.readiness ?? {};
     const results: Record<string, string> = {};
     let ready = true;
