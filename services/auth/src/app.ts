@@ -1,0 +1,85 @@
+import type { KeyObject } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { Pool } from '@wayfarer/service-kit/pg';
+import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
+import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
+import { createSessionIssuer, type SessionIssuer } from './domain/token';
+import { avatarRoutes } from './routes/avatars';
+import { loginRoute } from './routes/login';
+import { registerRoute } from './routes/register';
+import { sessionRoutes } from './routes/session';
+import type { AvatarStore } from './store/avatars';
+import { LoginThrottleStore } from './store/redis';
+import { UsersRepo } from './store/users';
+
+export interface AuthDeps {
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  avatars: AvatarStore;
+  /** Ed25519 private key that signs session tokens (service-kit `loadSigningKey`). */
+  signingKey: KeyObject;
+  /** Kicked after a commit that enqueued events; optional (the relay also polls). */
+  relay?: Pick<OutboxRelay, 'kick'>;
+  /** Mark the session cookie Secure (behind HTTPS). Default false. */
+  cookieSecure?: boolean;
+  /** Login throttle limits; default LOGIN_THROTTLE. */
+  loginThrottle?: ThrottlePolicy;
+}
+
+/** What the route modules share. */
+export interface AuthContext {
+  app: FastifyInstance;
+  pool: Pool;
+  redis: Redis;
+  users: UsersRepo;
+  avatars: AvatarStore;
+  throttle: LoginThrottleStore;
+  throttlePolicy: ThrottlePolicy;
+  issueSession: SessionIssuer;
+  relay?: Pick<OutboxRelay, 'kick'>;
+  cookieSecure: boolean;
+}
+
+/** The auth service's HTTP app (not listening): what main.ts runs and tests inject into. */
+export function buildApp(deps: AuthDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'auth',
+    logger: deps.logger,
+    // JSON bodies (login) are tiny; multipart registration has its own limits.
+    bodyLimit: 64 * 1024,
+    readiness: {
+      postgres: () => deps.pool.query('SELECT 1'),
+      redis: () => deps.redis.ping(),
+      minio: () => deps.avatars.ping(),
+    },
+  });
+  void app.register(cookie);
+  void app.register(multipart, { limits: REGISTER_MULTIPART_LIMITS, throwFileSizeLimit: true });
+
+  const throttlePolicy = deps.loginThrottle ?? LOGIN_THROTTLE;
+  const ctx: AuthContext = {
+    app,
+    pool: deps.pool,
+    redis: deps.redis,
+    users: new UsersRepo(deps.pool),
+    avatars: deps.avatars,
+    throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
+    throttlePolicy,
+    issueSession: createSessionIssuer(deps.signingKey),
+    relay: deps.relay,
+    cookieSecure: deps.cookieSecure ?? false,
+  };
+  // Routes are added after the plugins above have loaded (their decorators are needed).
+  void app.after(() => {
+    registerRoute(ctx);
+    loginRoute(ctx);
+    sessionRoutes(ctx);
+    avatarRoutes(ctx);
+  });
+  return app;
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { commonEnv, kafkaEnv } from '@wayfarer/service-kit';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+/** auth's environment (validated at start; every problem is named). */
+export const AuthEnv = z
+  .object({
+    ...commonEnv,
+    PORT: z.coerce.number().int().min(1).max(65535).default(4001),
+    DATABASE_URL: z.string().min(1),
+    REDIS_URL: z.string().min(1),
+    ...kafkaEnv,
+    S3_ENDPOINT: z.url(),
+    S3_ACCESS_KEY: z.string().min(1),
+    S3_SECRET_KEY: z.string().min(1),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    AVATAR_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+      .default('avatars'),
+    SESSION_PRIVATE_KEY: z.string().optional(),
+    SESSION_KEY_DIR: z.string().optional(),
+    COOKIE_SECURE: bool,
+  })
+  .refine((env) => env.SESSION_PRIVATE_KEY || env.SESSION_KEY_DIR, {
+    message: 'set SESSION_PRIVATE_KEY (PEM) or SESSION_KEY_DIR (local dev keys)',
+    path: ['SESSION_PRIVATE_KEY'],
+  });
+export type AuthEnv = z.infer<typeof AuthEnv>;

@@ -1,0 +1,21 @@
+import { outboxMigration, type Migration } from '@wayfarer/service-kit/pg';
+
+/** auth's schema, in order. Never edit a released migration: add a new one. */
+export const migrations: readonly Migration[] = [
+  outboxMigration,
+  {
+    id: '001_users',
+    sql: `
+      CREATE TABLE users (
+        id            uuid PRIMARY KEY,
+        name          text NOT NULL,
+        email         text NOT NULL CHECK (email = lower(email)),
+        password_hash text NOT NULL,
+        avatar_key    text,
+        created_at    timestamptz NOT NULL DEFAULT now()
+      );
+      -- one account per email, whatever its case
+      CREATE UNIQUE INDEX users_email_unique ON users (lower(email));
+    `,
+  },
+];

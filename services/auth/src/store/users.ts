@@ -1,0 +1,83 @@
+import type { Pool, PoolClient } from '@wayfarer/service-kit/pg';
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  passwordHash: string;
+  avatarKey: string | null;
+  createdAt: Date;
+}
+
+export type NewUser = Omit<User, 'createdAt'>;
+
+/** Raised when the email (in any case) already has an account. */
+export class DuplicateEmailError extends Error {
+  constructor() {
+    super('duplicate email');
+    this.name = 'DuplicateEmailError';
+  }
+}
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  avatar_key: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, name, email, password_hash, avatar_key, created_at';
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    passwordHash: row.password_hash,
+    avatarKey: row.avatar_key,
+    createdAt: row.created_at,
+  };
+}
+
+/** The `users` table of auth's own PostgreSQL database. */
+export class UsersRepo {
+  constructor(private readonly pool: Pool) {}
+
+  async findByEmail(email: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>(
+      `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`,
+      [email],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [
+      id,
+    ]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async emailTaken(email: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM users WHERE lower(email) = lower($1)',
+      [email],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Inserts inside the caller's transaction; a taken email raises DuplicateEmailError. */
+  async insert(client: PoolClient, user: NewUser): Promise<void> {
+    try {
+      await client.query(
+        `INSERT INTO users (id, name, email, password_hash, avatar_key) VALUES ($1, $2, $3, $4, $5)`,
+        [user.id, user.name, user.email.toLowerCase(), user.passwordHash, user.avatarKey],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new DuplicateEmailError();
+      throw err;
+    }
+  }
+}
