@@ -2,7 +2,7 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { REQUEST_ID_HEADER } from '@wayfarer/service-kit';
-import { PROXY_ROUTES, type ServiceName } from './routes';
+import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession } from './session';
 
 const UNAVAILABLE_CODES = new Set([
@@ -58,6 +58,17 @@ export async function registerProxies(
       rewritePrefix: route.prefix,
       http: { requestOptions: { timeout: timeoutMs } },
       preHandler: async (request, reply) => {
+        const declared = Number(request.headers['content-length'] ?? 0);
+        if (declared > maxBodyBytesFor(route)) {
+          const limitKiB = Math.floor(maxBodyBytesFor(route) / 1024);
+          return reply
+            .code(413)
+            .header('connection', 'close')
+            .send({
+              error: 'payload_too_large',
+              message: `The request body is too large (at most ${limitKiB} KiB here).`,
+            });
+        }
         if (route.access === 'public') return;
         request.session = await verifySession(request, redis);
         if (!request.session && route.access === 'required') {

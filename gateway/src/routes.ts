@@ -21,18 +21,30 @@ export interface ProxyRoute {
   prefix: string;
   service: ServiceName;
   access: Access;
+  /** Largest request body accepted at the edge (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * Bodies are streamed to the services, which enforce their own limits; the gateway refuses a
+ * declared Content-Length above the route's limit up front, so a huge upload is answered with
+ * a clean 413 instead of being cut off mid-stream by the service.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 256 * KiB;
+
 export const PROXY_ROUTES: readonly ProxyRoute[] = [
-  { prefix: '/api/register', service: 'auth', access: 'public' },
-  { prefix: '/api/login', service: 'auth', access: 'public' },
+  { prefix: '/api/register', service: 'auth', access: 'public', maxBodyBytes: 6 * MiB },
+  { prefix: '/api/login', service: 'auth', access: 'public', maxBodyBytes: 64 * KiB },
   { prefix: '/api/logout', service: 'auth', access: 'optional' },
   { prefix: '/api/protected', service: 'auth', access: 'required' },
   { prefix: '/api/userDetails', service: 'auth', access: 'required' },
   { prefix: '/api/avatars', service: 'auth', access: 'required' },
 
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
-  { prefix: '/api/trips', service: 'trips', access: 'required' },
+  { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: 200 * MiB },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
 
   { prefix: '/api/bucketlist', service: 'bucketlist', access: 'required' },
@@ -52,6 +64,10 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
 
   { prefix: '/api/places', service: 'places', access: 'required' },
 ];
+
+export function maxBodyBytesFor(route: ProxyRoute): number {
+  return route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+}
 
 /** Finds the route for a request path (query string ignored), or null. */
 export function routeFor(path: string): ProxyRoute | null {

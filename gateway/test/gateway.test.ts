@@ -224,6 +224,17 @@ describe('gateway', () => {
     expect(res.json()).toEqual({ googleMapsApiKey: null });
   });
 
+  it('refuses a body above the route limit with 413 before proxying', async () => {
+    const res = await gateway.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(70 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toBe('payload_too_large');
+  });
+
   it('sets security headers', async () => {
     const res = await gateway.inject({ url: '/healthz' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

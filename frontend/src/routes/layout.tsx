@@ -15,6 +15,7 @@ import { ProfileMenu } from '../components/ProfileMenu';
 import { Toast } from '../components/Toast';
 import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
+import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
 import '../styles/layout.css';
 
@@ -72,51 +73,53 @@ export function Component() {
   };
 
   return (
-    <div className="app-shell">
-      <a className="skip-link" href="#content">
-        Skip to content
-      </a>
-      <header className="topbar">
-        <Brand />
-        <ProfileMenu
-          picture={user?.profilePicture}
-          username={user?.username}
-          onLogout={logout}
-          loggingOut={loggingOut}
-        />
-      </header>
+    <MapMarkersProvider>
+      <div className="app-shell">
+        <a className="skip-link" href="#content">
+          Skip to content
+        </a>
+        <header className="topbar">
+          <Brand />
+          <ProfileMenu
+            picture={user?.profilePicture}
+            username={user?.username}
+            onLogout={logout}
+            loggingOut={loggingOut}
+          />
+        </header>
 
-      <div className="shell-body">
-        <nav className="side-nav" aria-label="Main">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  className={({ isActive }) =>
-                    `nav-link${isActive || section === item.section ? ' is-active' : ''}`
-                  }
-                >
-                  {item.icon}
-                  <span>{item.label}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <div className="shell-body">
+          <nav className="side-nav" aria-label="Main">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) =>
+                      `nav-link${isActive || section === item.section ? ' is-active' : ''}`
+                    }
+                  >
+                    {item.icon}
+                    <span>{item.label}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
 
-        <main id="content" className="content" tabIndex={-1}>
-          <Outlet />
-        </main>
+          <main id="content" className="content" tabIndex={-1}>
+            <Outlet />
+          </main>
 
-        <MapPanel />
-      </div>
-
-      {toast ? (
-        <div className="toast-region">
-          <Toast message={toast} onDismiss={dismissToast} />
+          <MapPanel user={{ name: user?.username, picture: user?.profilePicture }} />
         </div>
-      ) : null}
-    </div>
+
+        {toast ? (
+          <div className="toast-region">
+            <Toast message={toast} onDismiss={dismissToast} />
+          </div>
+        ) : null}
+      </div>
+    </MapMarkersProvider>
   );
 }

@@ -1,0 +1,303 @@
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type KeyboardEvent,
+} from 'react';
+import { gazetteerPlaceSource, type PlaceSource } from './placeSource';
+import {
+  AUTOCOMPLETE_DEBOUNCE_MS,
+  moveActive,
+  normalizeQuery,
+  shouldSearch,
+  type PlaceChoice,
+  type PlaceSuggestion,
+} from './places';
+import { loadGoogleMaps } from './google/loader';
+import { useGoogleLoadOptions, useMapProvider } from './useMapProvider';
+
+export type PlaceInvalidReason = 'not-selected' | 'no-location';
+
+export interface PlaceAutocompleteProps {
+  /** Visible label of the input. */
+  label: string;
+  id?: string;
+  name?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  autoFocus?: boolean;
+  /** The user picked a suggestion that has a location. */
+  onSelect: (place: PlaceChoice) => void;
+  /**
+   * The user pressed Enter on text without picking a suggestion ('not-selected'), or picked one
+   * with no location ('no-location'). Screens show 'Please select a valid destination.' or
+   * 'Please select a valid place.'.
+   */
+  onInvalid?: (reason: PlaceInvalidReason, text: string) => void;
+  /** Empty the input after a successful choice (e.g. the bucket list's add box). */
+  clearOnSelect?: boolean;
+  /** Overrides where suggestions come from (tests). */
+  source?: PlaceSource;
+}
+
+type Status = 'idle' | 'loading' | 'done' | 'error';
+
+/** The suggestion source of the running map provider, or null while it is being set up. */
+function usePlaceSource(override?: PlaceSource): PlaceSource | null {
+  const choice = useMapProvider();
+  const googleOptions = useGoogleLoadOptions();
+  const [googleSource, setGoogleSource] = useState<PlaceSource | null>(null);
+  const apiKey = choice?.kind === 'google' ? choice.apiKey : null;
+  useEffect(() => {
+    if (override || !apiKey) return;
+    let live = true;
+    Promise.all([loadGoogleMaps(apiKey, googleOptions), import('./google/placesSource')])
+      .then(([, mod]) => live && setGoogleSource(mod.createGooglePlaceSource()))
+      .catch((err: unknown) => console.error('Error loading Google Maps', err));
+    return () => {
+      live = false;
+    };
+  }, [override, apiKey, googleOptions]);
+  if (override) return override;
+  if (!choice) return null;
+  return choice.kind === 'google' ? googleSource : gazetteerPlaceSource;
+}
+
+/**
+ * Place search as an accessible combobox (one component for both providers): type at least
+ * two characters; suggestions come after a 200 ms pause (older requests are aborted); arrow
+ * keys move through them, Enter picks, Escape closes the list.
+ */
+export function PlaceAutocomplete({
+  label,
+  id,
+  name,
+  placeholder = 'Search for a place',
+  disabled,
+  autoFocus,
+  onSelect,
+  onInvalid,
+  clearOnSelect = false,
+  source: sourceOverride,
+}: PlaceAutocompleteProps) {
+  const autoId = useId();
+  const inputId = id ?? `place-${autoId}`;
+  const listId = `${inputId}-listbox`;
+  const source = usePlaceSource(sourceOverride);
+
+  const [text, setText] = useState('');
+  const [suggestions, setSuggestions] = useState<PlaceSuggestion[]>([]);
+  const [status, setStatus] = useState<Status>('idle');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const [chosenText, setChosenText] = useState<string | null>(null);
+
+  const timer = useRef<number | undefined>(undefined);
+  const inflight = useRef<AbortController | null>(null);
+  const lastQuery = useRef('');
+
+  const cancel = useCallback(() => {
+    window.clearTimeout(timer.current);
+    inflight.current?.abort();
+    inflight.current = null;
+  }, []);
+  useEffect(() => cancel, [cancel]);
+
+  const search = useCallback(
+    (query: string) => {
+      if (!source) return;
+      inflight.current?.abort();
+      const controller = new AbortController();
+      inflight.current = controller;
+      lastQuery.current = query;
+      setStatus('loading');
+      setOpen(true);
+      source.search(query, controller.signal).then(
+        (results) => {
+          if (controller.signal.aborted) return;
+          setSuggestions(results);
+          setActive(-1);
+          setStatus('done');
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          console.error('Place search failed', err);
+          setSuggestions([]);
+          setStatus('error');
+        },
+      );
+    },
+    [source],
+  );
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setText(value);
+    setChosenText(null);
+    cancel();
+    const query = normalizeQuery(value);
+    if (!shouldSearch(query)) {
+      setSuggestions([]);
+      setStatus('idle');
+      setOpen(false);
+      setActive(-1);
+      return;
+    }
+    timer.current = window.setTimeout(() => search(query), AUTOCOMPLETE_DEBOUNCE_MS);
+  };
+
+  const choose = async (suggestion: PlaceSuggestion) => {
+    if (!source) return;
+    cancel();
+    setOpen(false);
+    setActive(-1);
+    let place: PlaceChoice | null = null;
+    try {
+      place = await source.resolve(suggestion);
+    } catch (err) {
+      console.error('Place details failed', err);
+    }
+    if (!place) {
+      setText(suggestion.label);
+      onInvalid?.('no-location', suggestion.label);
+      return;
+    }
+    const shown = clearOnSelect ? '' : place.label;
+    setText(shown);
+    setChosenText(clearOnSelect ? null : shown);
+    setSuggestions([]);
+    setStatus('idle');
+    onSelect(place);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const count = suggestions.length;
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        if (count === 0) return;
+        event.preventDefault();
+        setOpen(true);
+        setActive((a) => moveActive(a, count, event.key as 'ArrowDown' | 'ArrowUp'));
+        return;
+      }
+      case 'Enter': {
+        if (open && active >= 0 && suggestions[active]) {
+          event.preventDefault();
+          void choose(suggestions[active]);
+          return;
+        }
+        const typed = text.trim();
+        if (chosenText !== null && chosenText === text) return; // already a valid choice
+        event.preventDefault();
+        onInvalid?.('not-selected', typed);
+        return;
+      }
+      case 'Escape': {
+        if (open) {
+          event.preventDefault();
+          event.stopPropagation();
+          setOpen(false);
+          setActive(-1);
+        }
+        return;
+      }
+      default:
+    }
+  };
+
+  const showList = open && (status === 'loading' || status === 'done');
+  const activeId = active >= 0 ? `${listId}-${active}` : undefined;
+
+  return (
+    <div className="place-autocomplete">
+      <label className="place-label" htmlFor={inputId}>
+        {label}
+      </label>
+      <div className="place-field">
+        <svg
+          className="place-icon"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <circle cx="11" cy="11" r="6.5" />
+          <path d="m16 16 4.5 4.5" />
+        </svg>
+        <input
+          id={inputId}
+          name={name}
+          className="place-input"
+          type="text"
+          role="combobox"
+          autoComplete="off"
+          spellCheck={false}
+          aria-autocomplete="list"
+          aria-expanded={showList}
+          aria-controls={listId}
+          aria-activedescendant={showList ? activeId : undefined}
+          aria-busy={status === 'loading'}
+          placeholder={placeholder}
+          disabled={disabled}
+          autoFocus={autoFocus}
+          value={text}
+          onChange={onChange}
+          onKeyDown={onKeyDown}
+          onFocus={() => {
+            if (suggestions.length > 0 && chosenText === null) setOpen(true);
+          }}
+          onBlur={() => {
+            setOpen(false);
+            setActive(-1);
+          }}
+        />
+        {status === 'loading' ? <span className="place-spinner" aria-hidden="true" /> : null}
+      </div>
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label={`${label} suggestions`}
+        className="place-listbox"
+        hidden={!showList}
+      >
+        {status === 'loading' && suggestions.length === 0 ? (
+          <li className="place-note" role="presentation">
+            Searching…
+          </li>
+        ) : null}
+        {status === 'done' && suggestions.length === 0 ? (
+          <li className="place-note" role="presentation">
+            No places found
+          </li>
+        ) : null}
+        {suggestions.map((s, i) => (
+          <li
+            key={s.id}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`place-option${i === active ? ' is-active' : ''}`}
+            onMouseDown={(event) => event.preventDefault()}
+            onMouseEnter={() => setActive(i)}
+            onClick={() => void choose(s)}
+          >
+            <span className="place-option-name">{s.name}</span>
+            {s.detail ? <span className="place-option-detail">{s.detail}</span> : null}
+          </li>
+        ))}
+      </ul>
+      <p className="visually-hidden" aria-live="polite">
+        {status === 'done' && open
+          ? suggestions.length === 0
+            ? 'No places found'
+            : `${suggestions.length} suggestions`
+          : ''}
+      </p>
+    </div>
+  );
+}
