@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+interface Healthcheck {
+  test?: string | string[];
+}
+interface Service {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string; args?: Record<string, string> };
+  command?: string | string[];
+  environment?: Record<string, string | number> | string[];
+  ports?: string[];
+  healthcheck?: Healthcheck;
+  depends_on?: Record<string, { condition?: string }> | string[];
+}
+
+const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service> };
+const services = compose.services;
+const names = Object.keys(services);
+
+const INFRA: Record<string, RegExp> = {
+  postgres: /^postgres:15(\.|$)/,
+  redis: /^redis:7(\.|$)/,
+  kafka: /^apache\/kafka:3\.9\.1$/,
+  mongo: /^mongo:7(\.|$)/,
+  minio: /^minio\/minio(:|$)/,
+};
+const APPS: Record<string, { workspace: string; port: number }> = {
+  gateway: { workspace: 'gateway', port: 8080 },
+  auth: { workspace: 'services/auth', port: 4001 },
+  trips: { workspace: 'services/trips', port: 4002 },
+  bucketlist: { workspace: 'services/bucketlist', port: 4003 },
+  social: { workspace: 'services/social', port: 4004 },
+  journal: { workspace: 'services/journal', port: 4005 },
+  chat: { workspace: 'services/chat', port: 4006 },
+  places: { workspace: 'services/places', port: 4007 },
+};
+
+function env(service: Service): Record<string, string> {
+  const e = service.environment ?? {};
+  if (Array.isArray(e)) {
+    return Object.fromEntries(e.map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')]));
+  }
+  return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, String(v)]));
+}
+const healthText = (s: Service) =>
+  Array.isArray(s.healthcheck?.test) ? s.healthcheck.test.join(' ') : (s.healthcheck?.test ?? '');
+
+describe('docker-compose.yml', () => {
+  it('has exactly the infra and app services of the architecture', () => {
+    expect(names.sort()).toEqual([...Object.keys(INFRA), ...Object.keys(APPS)].sort());
+  });
+
+  it.each(names)('%s has an image or a build, and a healthcheck', (name) => {
+    const s = services[name]!;
+    expect(s.image ?? s.build, `${name}: image or build`).toBeTruthy();
+    expect(healthText(s), `${name}: healthcheck.test`).not.toBe('');
+  });
+
+  it.each(Object.entries(INFRA))('%s uses the official image', (name, image) => {
+    expect(services[name]?.image).toMatch(image);
+    expect(services[name]?.build).toBeUndefined();
+  });
+
+  it('runs mongo as a one-node replica set that initiates itself', () => {
+    expect([services.mongo!.command].flat().join(' ')).toMatch(/--replSet rs0/);
+    expect(healthText(services.mongo!)).toMatch(/rs\.initiate/);
+  });
+
+  it.each(Object.entries(APPS))('%s is built from the root Dockerfile with its workspace', (name, app) => {
+    const s = services[name]!;
+    expect(typeof s.build).toBe('object');
+    const build = s.build as Exclude<Service['build'], string | undefined>;
+    expect(build.context).toBe('.');
+    expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
+    expect(build.args?.WORKSPACE).toBe(app.workspace);
+  });
+
+  it.each(Object.entries(APPS))('%s has an environment with its port and a /healthz healthcheck', (name, app) => {
+    const e = env(services[name]!);
+    expect(e.PORT).toBe(String(app.port));
+    expect(e.HOST, `${name} must listen on all interfaces inside its container`).toBe('0.0.0.0');
+    expect(healthText(services[name]!)).toContain(`http://127.0.0.1:${app.port}/healthz`);
+  });
+
+  it('publishes the gateway on 8080 and gives it every service URL', () => {
+    expect(services.gateway!.ports).toContain('8080:8080');
+    const e = env(services.gateway!);
+    for (const [name, app] of Object.entries(APPS)) {
+      if (name === 'gateway') continue;
+      expect(e[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${app.port}`);
+    }
+  });
+
+  it('points app services only at hosts that exist in the file', () => {
+    for (const name of Object.keys(APPS)) {
+      for (const [key, value] of Object.entries(env(services[name]!))) {
+        const m = /^[a-z]+:\/\/(?:[^@/]*@)?([a-z0-9-]+)(?::\d+)?/.exec(value);
+        if (m) expect(names, `${name}.${key}=${value}`).toContain(m[1]);
+        if (key === 'KAFKA_BROKERS') expect(value).toBe('kafka:9092');
+      }
+    }
+  });
+
+  it.each(names)('%s: every depends_on waits for a healthy, existing service', (name) => {
+    const deps = services[name]!.depends_on;
+    if (deps === undefined) return;
+    expect(Array.isArray(deps), `${name}: depends_on must be a map with conditions`).toBe(false);
+    for (const [dep, cond] of Object.entries(deps as Record<string, { condition?: string }>)) {
+      expect(names, `${name} depends on unknown ${dep}`).toContain(dep);
+      expect(cond?.condition, `${name} -> ${dep}`).toBe('service_healthy');
+    }
+  });
+
+  it('holds no secrets beyond the obvious local defaults', () => {
+    const allowed = new Set(['wayfarer', 'wayfarer-secret']);
+    for (const [name, s] of Object.entries(services)) {
+      for (const [key, value] of Object.entries(env(s))) {
+        if (/PASSWORD|SECRET|TOKEN|PRIVATE|API_KEY|ACCESS_KEY/.test(key)) {
+          expect(allowed.has(value), `${name}.${key} should be a local default`).toBe(true);
+        }
+        const cred = /^[a-z]+:\/\/([^:@/]+):([^@/]+)@/.exec(value);
+        if (cred) expect([cred[1], cred[2]], `${name}.${key}`).toEqual(['wayfarer', 'wayfarer']);
+      }
+    }
+    expect(read('docker-compose.yml')).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
+  });
+
+  it('publishes infra only on loopback', () => {
+    for (const name of Object.keys(INFRA)) {
+      for (const port of services[name]!.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+});
+
+describe('Dockerfile and .dockerignore', () => {
+  const dockerfile = read('Dockerfile');
+
+  it('builds any workspace on node:24-slim and runs it with tsx', () => {
+    expect(dockerfile).toMatch(/node:24-slim/);
+    expect(dockerfile).toMatch(/^ARG WORKSPACE$/m);
+    expect(dockerfile).toMatch(/npm ci/);
+    expect(dockerfile).toMatch(/WORKSPACE}?"? = "gateway".*npm run build --workspace frontend/);
+    expect(dockerfile).toMatch(/CMD \["tsx", "src\/main\.ts"\]/);
+    expect((dockerfile.match(/^FROM /gm) ?? []).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps local state out of the build context', () => {
+    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    for (const entry of ['node_modules', '.data', 'dist', '.git']) {
+      expect(ignored.some((l) => l === entry || l === `**/${entry}`), entry).toBe(true);
+    }
+  });
+});
