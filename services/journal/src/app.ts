@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import { mongoPing } from '@wayfarer/service-kit/mongo';
+import { journalRoutes } from './routes/journal';
+import type { JournalStores } from './store';
+
+export interface JournalDeps {
+  logger: Logger;
+  db: Db;
+  /**
+   * The stores, shared with the relay and the consumers (`createStores(db)`): the entries
+   * store serializes writes per document, so everything must use the same instance.
+   */
+  stores: JournalStores;
+  /** Kicked after a save that enqueued `journal.saved`; optional (the relay also polls). */
+  relay?: Pick<OutboxRelay, 'kick'>;
+}
+
+/** What the route modules share. */
+export interface JournalContext {
+  app: FastifyInstance;
+  stores: JournalStores;
+  relay?: Pick<OutboxRelay, 'kick'>;
+}
+
+/**
+ * A journal of 20,000 characters is at most ~120 KB of JSON even fully `\u`-escaped; a longer
+ * content below this limit gets the schema's clear 400, anything bigger a 413.
+ */
+const BODY_LIMIT = 256 * 1024;
+
+/** The journal service's HTTP app (not listening): what main.ts runs and tests inject into. */
+export function buildApp(deps: JournalDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'journal',
+    logger: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    readiness: { mongo: mongoPing(deps.db) },
+    // ids longer than the router's default 100 get our 400 instead of a 414
+    fastify: { routerOptions: { maxParamLength: 200 } },
+  });
+  journalRoutes({ app, stores: deps.stores, relay: deps.relay });
+  return app;
+}

@@ -1,0 +1,43 @@
+import { readEvent, TripCreated, TripDeleted, type EventEnvelope } from '@wayfarer/contracts';
+import type { Logger } from '@wayfarer/service-kit';
+import type { JournalStores } from '../store';
+
+/**
+ * Applies one trips event to journal's projection. Idempotent by itself (MongoDB has no
+ * transaction to tie a processed-event marker to the effect):
+ * - `trip.created`: insert-if-absent `{ _id: destinationId, ownerId, tripId }` per destination;
+ * - `trip.deleted`: tombstone those destinations, then delete their journal entries.
+ * Other event types are ignored. A payload that fails its schema throws a ZodError.
+ */
+export async function applyTripEvent(
+  stores: Pick<JournalStores, 'destinations' | 'entries'>,
+  event: EventEnvelope,
+  logger?: Logger,
+): Promise<void> {
+  const created = readEvent(TripCreated, event);
+  if (created) {
+    const { tripId, ownerId, destinations } = created.payload;
+    const conflicts = await stores.destinations.addTripDestinations(
+      tripId,
+      ownerId,
+      destinations.map((d) => d.id),
+    );
+    if (conflicts.length > 0) {
+      logger?.warn({ tripId, conflicts }, 'trip.created names destinations already known; kept');
+    }
+    return;
+  }
+  const deleted = readEvent(TripDeleted, event);
+  if (deleted) {
+    const { tripId, ownerId, destinations } = deleted.payload;
+    const ids = destinations.map((d) => d.id);
+    // tombstones first: a save racing with this re-checks them after its write (routes/journal)
+    await stores.destinations.removeTripDestinations(
+      tripId,
+      ownerId,
+      ids,
+      new Date(event.occurredAt),
+    );
+    await stores.entries.removeMany(ids);
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { JournalSaveBody, type JournalResponse } from '@wayfarer/contracts';
+import { HttpError, parse, requireUserId } from '@wayfarer/service-kit';
+import {
+  DESTINATION_ID_PATTERN,
+  JournalMessages,
+  readDecision,
+  relationOf,
+  writeDecision,
+  type Relation,
+} from '../domain/access';
+import { journalSavedEntry } from '../events/outbox';
+import type { JournalContext } from '../app';
+
+const DestinationId = z.string().regex(DESTINATION_ID_PATTERN, JournalMessages.badDestinationId);
+const Params = z.object({ destinationId: DestinationId });
+const SaveBody = JournalSaveBody.extend({ destinationId: DestinationId });
+
+const notFound = () => new HttpError(404, JournalMessages.notFound);
+
+export function journalRoutes(ctx: JournalContext): void {
+  const { app, stores } = ctx;
+
+  /** The caller's relation to a destination, from journal's own projections. */
+  async function relationTo(userId: string, destinationId: string): Promise<Relation> {
+    const ownerId = await stores.destinations.ownerOf(destinationId);
+    const friends =
+      ownerId !== null && ownerId !== userId
+        ? await stores.friendships.areFriends(userId, ownerId)
+        : false;
+    return relationOf({ userId, ownerId, friends });
+  }
+
+  app.get('/api/journal/:destinationId', async (request) => {
+    const userId = requireUserId(request);
+    const { destinationId } = parse(Params, request.params);
+    if (readDecision(await relationTo(userId, destinationId)) !== 'allow') throw notFound();
+    const content = (await stores.entries.contentOf(destinationId)) ?? '';
+    const body: JournalResponse = { content, message: JournalMessages.retrieved };
+    return body;
+  });
+
+  app.post('/api/journal', async (request) => {
+    const userId = requireUserId(request);
+    // unknown keys (a client-sent ownerId or userId) are dropped by the schema
+    const { destinationId, content, date } = parse(SaveBody, request.body);
+    const decision = writeDecision(await relationTo(userId, destinationId));
+    if (decision === 'not_found') throw notFound();
+    if (decision === 'forbidden') throw new HttpError(403, JournalMessages.ownerOnly);
+
+    const updatedAt = new Date();
+    const save = {
+      destinationId,
+      ownerId: userId,
+      content,
+      date: date ?? updatedAt.toISOString(),
+      updatedAt,
+    };
+    await stores.entries.save(save, [journalSavedEntry(save, updatedAt)]);
+
+    // trip.deleted may have landed between the check and the write: it tombstones the
+    // destinations before deleting entries, so seeing no owner now means ours must go too.
+    if ((await stores.destinations.ownerOf(destinationId)) === null) {
+      await stores.entries.removeMany([destinationId]);
+      throw notFound();
+    }
+    ctx.relay?.kick();
+    return { message: JournalMessages.saved };
+  });
+}

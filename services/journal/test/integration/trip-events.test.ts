@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeEvent, Topics, TripCreated, type EventEnvelope } from '@wayfarer/contracts';
+import { uniqueSuffix } from '@wayfarer/test-kit';
+import { applyTripEvent } from '../../src/events/trips';
+import { hidden, readable, startJournal, waitUntil, type Harness } from './harness';
+
+let h: Harness;
+let owner: string;
+let friend: string;
+
+beforeAll(async () => {
+  h = await startJournal();
+  owner = h.id('owner');
+  friend = h.id('friend');
+  await h.befriend(owner, friend);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('trip.deleted', () => {
+  it("removes the trip's destinations and their journal entries", async () => {
+    const tripId = h.id('tripdel');
+    const [a, b] = [h.id('dela'), h.id('delb')];
+    const kept = h.id('kept');
+    await h.createTrip(owner, [a, b], tripId);
+    await h.createTrip(owner, [kept]);
+    await readable(h, owner, a);
+    await readable(h, owner, kept);
+    for (const id of [a, b, kept]) {
+      expect((await h.post(owner, { destinationId: id, content: `story ${id}` })).statusCode).toBe(
+        200,
+      );
+    }
+    await readable(h, friend, b);
+
+    await h.deleteTrip(owner, [a, b], tripId);
+    await hidden(h, owner, a);
+    for (const [user, id] of [
+      [owner, a],
+      [owner, b],
+      [friend, a],
+      [friend, b],
+    ] as const) {
+      expect((await h.get(user, id)).statusCode, `${user} ${id}`).toBe(404);
+    }
+    // reads are refused once the tombstones land; the entries go right after them
+    await waitUntil(
+      async () =>
+        (await h.stores.entries.collection.countDocuments({ _id: { $in: [a, b] } })) === 0,
+      { what: 'the entries to be deleted' },
+    );
+    // writing to a deleted destination does not bring it back
+    expect((await h.post(owner, { destinationId: a, content: 'again' })).statusCode).toBe(404);
+    expect(await h.stores.entries.collection.findOne({ _id: a })).toBeNull();
+    // the other trip is untouched
+    expect((await h.get(owner, kept)).json()).toMatchObject({ content: `story ${kept}` });
+  });
+});
+
+describe('trip.created', () => {
+  it('changes nothing when the same event is delivered again', async () => {
+    const tripId = h.id('tripdup');
+    const dest = h.id('dup');
+    const first = await h.createTrip(owner, [dest], tripId);
+    await readable(h, owner, dest);
+    expect((await h.post(owner, { destinationId: dest, content: 'kept text' })).statusCode).toBe(
+      200,
+    );
+    const before = await h.stores.destinations.collection.findOne({ _id: dest });
+
+    // the same envelope again, then a marker event on the same partition (same key):
+    // once the marker is applied, the redelivery was handled
+    await h.publishEnvelope(Topics.tripsTrip, first);
+    const marker = h.id('marker');
+    await h.publishEnvelope(
+      Topics.tripsTrip,
+      makeEvent(TripCreated, h.id('tripmarker'), {
+        tripId: h.id('tripmarker'),
+        ownerId: owner,
+        name: 'marker',
+        startDate: '2026-01-01',
+        endDate: '2026-01-01',
+        destinations: [
+          {
+            id: marker,
+            name: 'm',
+            latitude: 0,
+            longitude: 0,
+            startDate: '2026-01-01',
+            endDate: '2026-01-01',
+            photos: [],
+            storyPreview: '',
+          },
+        ],
+      }) as EventEnvelope,
+      tripId,
+    );
+    await readable(h, owner, marker);
+
+    expect(await h.stores.destinations.collection.findOne({ _id: dest })).toEqual(before);
+    expect((await h.get(owner, dest)).json()).toMatchObject({ content: 'kept text' });
+    expect(await h.db.collection('processed_events').countDocuments({ eventId: first.id })).toBe(1);
+  });
+
+  it('skips an event whose payload breaks the schema and keeps consuming', async () => {
+    const tripId = h.id('tripbad');
+    await h.publishEnvelope(
+      Topics.tripsTrip,
+      {
+        id: crypto.randomUUID(),
+        type: 'trip.created',
+        version: 1,
+        occurredAt: new Date().toISOString(),
+        aggregateId: tripId,
+        payload: { tripId, destinations: 'not a list' },
+      },
+      tripId,
+    );
+    const after = h.id('afterbad');
+    await h.createTrip(owner, [after], tripId);
+    await readable(h, owner, after);
+  });
+
+  it('measures the lag from a published trip.created to a readable journal', async () => {
+    const lags: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const dest = `lag${i}${uniqueSuffix()}`;
+      const t0 = performance.now();
+      await h.createTrip(owner, [dest]);
+      await readable(h, owner, dest);
+      lags.push(performance.now() - t0);
+    }
+    lags.sort((x, y) => x - y);
+    console.log(
+      `[journal] trip.created -> readable lag (ms): ${lags.map((l) => l.toFixed(0)).join(', ')}`,
+    );
+    // maxWaitTimeInMs is 100: well under a second once the consumer is caught up
+    expect(lags[2]).toBeLessThan(1000);
+  });
+});
+
+describe('projection effects on their own (no processed-event marker)', () => {
+  const trip = (tripId: string, ids: string[]) =>
+    ids.map((id) => ({
+      id,
+      name: id,
+      latitude: 0,
+      longitude: 0,
+      startDate: '2026-01-01',
+      endDate: '2026-01-01',
+      photos: [],
+      storyPreview: '',
+    }));
+
+  it('are idempotent, and a late trip.created cannot revive a deleted destination', async () => {
+    const tripId = h.id('direct');
+    const dest = h.id('direct');
+    const created = makeEvent(TripCreated, tripId, {
+      tripId,
+      ownerId: owner,
+      name: 'd',
+      startDate: '2026-01-01',
+      endDate: '2026-01-01',
+      destinations: trip(tripId, [dest]),
+    }) as EventEnvelope;
+    const deleted = {
+      ...created,
+      id: crypto.randomUUID(),
+      type: 'trip.deleted',
+      occurredAt: new Date(Date.now() + 1000).toISOString(),
+      payload: { tripId, ownerId: owner, destinations: trip(tripId, [dest]) },
+    };
+    await applyTripEvent(h.stores, created);
+    await applyTripEvent(h.stores, created);
+    expect(await h.stores.destinations.ownerOf(dest)).toBe(owner);
+    expect(await h.stores.destinations.collection.countDocuments({ _id: dest })).toBe(1);
+
+    await applyTripEvent(h.stores, deleted);
+    await applyTripEvent(h.stores, deleted);
+    await applyTripEvent(h.stores, created);
+    expect(await h.stores.destinations.ownerOf(dest)).toBeNull();
+  });
+
+  it('never hands a destination to another owner', async () => {
+    const dest = h.id('steal');
+    const make = (ownerId: string, tripId: string) =>
+      makeEvent(TripCreated, tripId, {
+        tripId,
+        ownerId,
+        name: 'x',
+        startDate: '2026-01-01',
+        endDate: '2026-01-01',
+        destinations: trip(tripId, [dest]),
+      }) as EventEnvelope;
+    await applyTripEvent(h.stores, make(owner, h.id('t1')));
+    await applyTripEvent(h.stores, make(friend, h.id('t2')));
+    expect(await h.stores.destinations.ownerOf(dest)).toBe(owner);
+  });
+
+  it('a save racing with trip.deleted leaves no entry behind', async () => {
+    const tripId = h.id('race');
+    const dest = h.id('race');
+    const created = makeEvent(TripCreated, tripId, {
+      tripId,
+      ownerId: owner,
+      name: 'r',
+      startDate: '2026-01-01',
+      endDate: '2026-01-01',
+      destinations: trip(tripId, [dest]),
+    }) as EventEnvelope;
+    await applyTripEvent(h.stores, created);
+    await applyTripEvent(h.stores, {
+      ...created,
+      id: crypto.randomUUID(),
+      type: 'trip.deleted',
+      payload: { tripId, ownerId: owner, destinations: trip(tripId, [dest]) },
+    });
+    // the access check ran just before the deletion landed: it still saw the owner
+    const spy = vi.spyOn(h.stores.destinations, 'ownerOf').mockResolvedValueOnce(owner);
+    try {
+      const res = await h.post(owner, { destinationId: dest, content: 'too late' });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await h.stores.entries.collection.findOne({ _id: dest })).toBeNull();
+  });
+});

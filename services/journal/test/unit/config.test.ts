@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '@wayfarer/service-kit';
+import { JournalEnv } from '../../src/config';
+
+describe('JournalEnv', () => {
+  it('has safe defaults for port, host and database', () => {
+    const env = loadConfig(JournalEnv, { MONGO_URL: 'mongodb://x', KAFKA_BROKERS: 'a:1, b:2' });
+    expect(env).toMatchObject({
+      PORT: 4005,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      MONGO_DB: 'journal',
+      KAFKA_BROKERS: ['a:1', 'b:2'],
+    });
+  });
+  it('names every missing variable', () => {
+    expect(() => loadConfig(JournalEnv, {})).toThrow(ConfigError);
+    expect(() => loadConfig(JournalEnv, {})).toThrow(/MONGO_URL[\s\S]*KAFKA_BROKERS/);
+  });
+});

@@ -1,0 +1,77 @@
+import { tmpdir } from 'node:os';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import { mongoPing } from '@wayfarer/service-kit/mongo';
+import { TRIP_MULTIPART_LIMITS } from './domain/limits';
+import { photoRoutes } from './routes/photos';
+import { tripRoutes } from './routes/trips';
+import type { PhotoStore } from './store/photos';
+import { TripsRepo } from './store/trips';
+import { KeyedLock } from './usecases/keyed-lock';
+
+export interface TripsDeps {
+  logger: Logger;
+  db: Db;
+  /** The trips collection (default: `trips` in `db`). */
+  trips?: TripsRepo;
+  photos: PhotoStore;
+  /** Who is friends with whom (service-kit's FriendshipProjection). */
+  friendships: { areFriends(a: string, b: string): Promise<boolean> };
+  /**
+   * Kicked after a write that queued events; flushed before a delete (see delete-trip.ts).
+   * Optional (the relay also polls).
+   */
+  relay?: Pick<OutboxRelay, 'kick' | 'flush'>;
+  /** Clock (tests pin "today"). Default: the real time. */
+  now?: () => Date;
+  /** Where uploaded photos are spooled while a trip is created. Default: the OS temp dir. */
+  spoolDir?: string;
+}
+
+/** What the route modules share. */
+export interface TripsContext {
+  app: FastifyInstance;
+  logger: Logger;
+  trips: TripsRepo;
+  photos: PhotoStore;
+  friendships: TripsDeps['friendships'];
+  relay?: Pick<OutboxRelay, 'kick' | 'flush'>;
+  now: () => Date;
+  spoolDir: string;
+  deleteLock: KeyedLock;
+}
+
+/** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
+export function buildApp(deps: TripsDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'trips',
+    logger: deps.logger,
+    // No JSON bodies here; the multipart trip form has its own limits.
+    bodyLimit: 64 * 1024,
+    readiness: {
+      mongo: mongoPing(deps.db),
+      minio: () => deps.photos.ping(),
+    },
+  });
+  void app.register(multipart, { limits: TRIP_MULTIPART_LIMITS, throwFileSizeLimit: true });
+
+  const ctx: TripsContext = {
+    app,
+    logger: deps.logger,
+    trips: deps.trips ?? new TripsRepo(deps.db),
+    photos: deps.photos,
+    friendships: deps.friendships,
+    relay: deps.relay,
+    now: deps.now ?? (() => new Date()),
+    spoolDir: deps.spoolDir ?? tmpdir(),
+    deleteLock: new KeyedLock(),
+  };
+  // Routes are added after the multipart plugin has loaded (its decorators are needed).
+  void app.after(() => {
+    tripRoutes(ctx);
+    photoRoutes(ctx);
+  });
+  return app;
+}

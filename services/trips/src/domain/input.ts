@@ -1,0 +1,46 @@
+import { TripInput } from '@wayfarer/contracts';
+import { HttpError, parse } from '@wayfarer/service-kit';
+import type { GroupedTripForm } from './form';
+
+const blank = (value: string | undefined): value is undefined | '' =>
+  value === undefined || value.trim() === '';
+
+/** Today's date (UTC) as `YYYY-MM-DD`. */
+export function isoDate(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Turns the grouped form into a validated `TripInput`.
+ *
+ * Lenient where the spec is (section 5: nothing checks the trip name or dates, nor that the end
+ * is after the start; "the trip date range defaults to today for both"): a missing or empty trip
+ * date is today, and a missing or empty destination date is the trip's. Strict on junk: a date
+ * that is not a real `YYYY-MM-DD`, coordinates that are missing, not numbers or out of range,
+ * a destination without a name, too many destinations, a story that is too long.
+ */
+export function buildTripInput(form: GroupedTripForm, today: string): TripInput {
+  const startDate = blank(form.trip.startDate) ? today : form.trip.startDate;
+  const endDate = blank(form.trip.endDate) ? today : form.trip.endDate;
+  const problems: string[] = [];
+  const destinations = form.destinations.map((d, i) => {
+    for (const key of ['latitude', 'longitude'] as const) {
+      const value = d[key];
+      if (blank(value)) problems.push(`destinations.${i}.${key}: ${key} is required.`);
+      else if (!Number.isFinite(Number(value))) {
+        problems.push(`destinations.${i}.${key}: ${key} must be a number.`);
+      }
+    }
+    return {
+      name: d.name ?? '',
+      startDate: blank(d.startDate) ? startDate : d.startDate,
+      endDate: blank(d.endDate) ? endDate : d.endDate,
+      latitude: d.latitude,
+      longitude: d.longitude,
+      story: d.story ?? '',
+    };
+  });
+  // z.coerce.number() would read an empty coordinate as 0: refuse it before parsing.
+  if (problems.length > 0) throw new HttpError(400, problems.join(' '));
+  return parse(TripInput, { name: form.trip.name ?? '', startDate, endDate, destinations });
+}

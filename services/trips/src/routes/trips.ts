@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { notFound, requireUserId } from '@wayfarer/service-kit';
+import { buildTripInput, isoDate } from '../domain/input';
+import { Messages } from '../domain/limits';
+import { isTripId, toApiTrip } from '../domain/trip';
+import { createTrip } from '../usecases/create-trip';
+import { deleteTrip } from '../usecases/delete-trip';
+import type { TripsContext } from '../app';
+import { readTripForm } from './form';
+
+type IdParams = { Params: { id: string } };
+
+export function tripRoutes(ctx: TripsContext): void {
+  const { app, trips } = ctx;
+
+  app.get('/api/mytrips', async (request) => {
+    const userId = requireUserId(request);
+    return (await trips.listByOwner(userId)).map(toApiTrip);
+  });
+
+  app.get<IdParams>('/api/trips/:id', async (request) => {
+    const userId = requireUserId(request);
+    const { id } = request.params;
+    // someone else's trip is "not found" too: never reveal that it exists
+    const trip = isTripId(id) ? await trips.findOwned(id, userId) : null;
+    if (!trip) throw notFound(Messages.tripNotFound);
+    return toApiTrip(trip);
+  });
+
+  app.delete<IdParams>('/api/trips/:id', async (request) => {
+    const userId = requireUserId(request);
+    const trip = await deleteTrip(ctx, userId, request.params.id);
+    return { deletedTrip: toApiTrip(trip), message: Messages.tripDeleted };
+  });
+
+  app.post('/api/trips', async (request, reply) => {
+    const userId = requireUserId(request);
+    const spool = await mkdtemp(join(ctx.spoolDir, 'wayfarer-trip-'));
+    try {
+      let form;
+      try {
+        form = await readTripForm(request, spool);
+      } catch (err) {
+        // The rest of the body may be unread: do not reuse this connection.
+        reply.header('connection', 'close');
+        throw err;
+      }
+      const input = buildTripInput(form.grouped, isoDate(ctx.now()));
+      const trip = await createTrip(ctx, userId, input, form.photos);
+      return reply.code(201).send(toApiTrip(trip));
+    } finally {
+      await rm(spool, { recursive: true, force: true });
+    }
+  });
+}

@@ -1,0 +1,151 @@
+import type { TripInput } from '@wayfarer/contracts';
+import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import { describeFile } from '../domain/form';
+import type { ImageType } from '../domain/image';
+import { Messages } from '../domain/limits';
+import {
+  newId,
+  newPhotoId,
+  newTripDoc,
+  objectKeysOf,
+  photoKeys,
+  tripPrefix,
+  type PhotoDoc,
+  type TripDoc,
+} from '../domain/trip';
+import { tripCreatedEntry } from '../events/outbox';
+import { makeDisplayVariant, UnreadableImageError, type DisplayVariant } from '../media/variants';
+import type { PhotoStore } from '../store/photos';
+import type { TripsRepo } from '../store/trips';
+
+/** A photo of the form, written to the request's spool directory and typed by its content. */
+export interface SpooledPhoto {
+  /** Destination index (`photos[i]`). */
+  index: number;
+  field: string;
+  filename: string;
+  path: string;
+  bytes: number;
+  type: ImageType;
+}
+
+export interface CreateTripDeps {
+  trips: TripsRepo;
+  photos: PhotoStore;
+  relay?: Pick<OutboxRelay, 'kick'>;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** How many uploads to MinIO run at once for one trip. */
+const UPLOAD_CONCURRENCY = 4;
+
+/**
+ * Creates a trip from validated input and sniffed, spooled photos, with no half-created trip:
+ * 1. every photo is decoded and its display variant made (a bad image is a 400, nothing stored);
+ * 2. originals and display variants are uploaded;
+ * 3. only then the trip document is inserted, with `trip.created` in its outbox (one write).
+ * If 2 or 3 fails, every object of this trip is removed again.
+ */
+export async function createTrip(
+  deps: CreateTripDeps,
+  ownerId: string,
+  input: TripInput,
+  files: SpooledPhoto[],
+): Promise<TripDoc> {
+  // 1. decode everything first, one photo at a time (sharp itself uses several threads)
+  const displays: DisplayVariant[] = [];
+  for (const file of files) {
+    try {
+      displays.push(await makeDisplayVariant(file.path));
+    } catch (err) {
+      if (err instanceof UnreadableImageError) {
+        throw new HttpError(
+          400,
+          `${describeFile(file.field, file.filename)} ${Messages.unreadableImage}`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  const tripId = newId();
+  const photos: PhotoDoc[][] = input.destinations.map(() => []);
+  const uploads: (() => Promise<void>)[] = [];
+  files.forEach((file, i) => {
+    const display = displays[i]!;
+    const id = newPhotoId();
+    const keys = photoKeys(tripId, id, file.type);
+    photos[file.index]!.push({
+      id,
+      original: { key: keys.original, contentType: file.type.contentType, bytes: file.bytes },
+      display: {
+        key: keys.display,
+        contentType: display.contentType,
+        bytes: display.data.length,
+        width: display.width,
+        height: display.height,
+      },
+    });
+    uploads.push(
+      () => deps.photos.putFile(keys.original, file.path, file.bytes, file.type.contentType),
+      () => deps.photos.putBuffer(keys.display, display.data, display.contentType),
+    );
+  });
+
+  const now = deps.now();
+  const trip = newTripDoc({
+    id: tripId,
+    ownerId,
+    input,
+    destinationIds: input.destinations.map(() => newId()),
+    photos,
+    now,
+  });
+  trip.outbox = [tripCreatedEntry(trip, now)];
+
+  try {
+    // 2. store the photos, 3. then the trip
+    try {
+      await runLimited(uploads, UPLOAD_CONCURRENCY);
+    } catch (err) {
+      deps.logger.error({ err, tripId }, 'could not store the photos of a new trip');
+      throw new HttpError(503, 'Photo storage is unavailable; please try again later.');
+    }
+    await deps.trips.insert(trip);
+  } catch (err) {
+    await removeTripObjects(deps, trip).catch((removeErr: unknown) => {
+      deps.logger.error({ err: removeErr, tripId }, 'could not remove the photos of a failed trip');
+    });
+    throw err;
+  }
+  deps.relay?.kick();
+  return trip;
+}
+
+/** Removes every object of `trip`: the keys its document knows, and anything under its prefix. */
+export async function removeTripObjects(
+  deps: Pick<CreateTripDeps, 'photos'>,
+  trip: TripDoc,
+): Promise<void> {
+  const listed = await deps.photos.list(tripPrefix(trip._id));
+  await deps.photos.removeMany([...new Set([...objectKeysOf(trip), ...listed])]);
+}
+
+/** Runs `tasks` with at most `limit` in flight; rejects with the first failure once all settled. */
+async function runLimited(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const worker = async () => {
+    while (next < tasks.length && failure === null) {
+      const task = tasks[next++]!;
+      try {
+        await task();
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  if (failure !== null) throw failure;
+}

@@ -1,0 +1,36 @@
+import type { Readable } from 'node:stream';
+import { notFound } from '@wayfarer/service-kit';
+import { Messages } from '../domain/limits';
+import { findPhoto, isPhotoId, isTripId, type StoredVariant } from '../domain/trip';
+import type { PhotoStore } from '../store/photos';
+import type { TripsRepo } from '../store/trips';
+
+export interface ReadPhotoDeps {
+  trips: TripsRepo;
+  photos: PhotoStore;
+  friendships: { areFriends(a: string, b: string): Promise<boolean> };
+}
+
+/**
+ * The display variant of a photo, for the trip's owner and the owner's friends only. Anyone
+ * else, a malformed id, an unknown or deleted trip or photo: the same 404, so a stranger cannot
+ * tell whether a trip exists.
+ */
+export async function readPhoto(
+  deps: ReadPhotoDeps,
+  userId: string,
+  tripId: string,
+  photoId: string,
+): Promise<{ variant: StoredVariant; stream: Readable }> {
+  if (!isTripId(tripId) || !isPhotoId(photoId)) throw notFound(Messages.photoNotFound);
+  const trip = await deps.trips.findLive(tripId);
+  if (!trip) throw notFound(Messages.photoNotFound);
+  if (trip.ownerId !== userId && !(await deps.friendships.areFriends(userId, trip.ownerId))) {
+    throw notFound(Messages.photoNotFound);
+  }
+  const photo = findPhoto(trip, photoId);
+  if (!photo) throw notFound(Messages.photoNotFound);
+  const stream = await deps.photos.get(photo.display.key);
+  if (!stream) throw notFound(Messages.photoNotFound);
+  return { variant: photo.display, stream };
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '@wayfarer/service-kit';
+import type { GroupedTripForm } from '../../src/domain/form';
+import { buildTripInput, isoDate } from '../../src/domain/input';
+
+const TODAY = '2025-03-09';
+
+function form(partial: Partial<GroupedTripForm> = {}): GroupedTripForm {
+  return { trip: {}, destinations: [], photoCounts: [], ...partial };
+}
+
+const paris = { name: 'Paris', latitude: '48.8566', longitude: '2.3522' };
+
+function error(fn: () => unknown): HttpError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+  throw new Error('expected an HttpError');
+}
+
+describe('buildTripInput', () => {
+  it('a full form', () => {
+    const input = buildTripInput(
+      form({
+        trip: { name: '  Summer  ', startDate: '2024-07-01', endDate: '2024-07-20' },
+        destinations: [
+          { ...paris, startDate: '2024-07-01', endDate: '2024-07-05', story: 'Croissants.' },
+        ],
+      }),
+      TODAY,
+    );
+    expect(input).toEqual({
+      name: 'Summer',
+      startDate: '2024-07-01',
+      endDate: '2024-07-20',
+      destinations: [
+        {
+          name: 'Paris',
+          latitude: 48.8566,
+          longitude: 2.3522,
+          startDate: '2024-07-01',
+          endDate: '2024-07-05',
+          story: 'Croissants.',
+        },
+      ],
+    });
+  });
+
+  it('the date range defaults to today; destination dates default to the trip range', () => {
+    const input = buildTripInput(
+      form({ trip: { startDate: '', endDate: ' ' }, destinations: [{ ...paris }] }),
+      TODAY,
+    );
+    expect(input).toMatchObject({ name: '', startDate: TODAY, endDate: TODAY });
+    expect(input.destinations[0]).toMatchObject({ startDate: TODAY, endDate: TODAY, story: '' });
+
+    const ranged = buildTripInput(
+      form({ trip: { startDate: '2024-01-02', endDate: '2024-01-09' }, destinations: [paris] }),
+      TODAY,
+    );
+    expect(ranged.destinations[0]).toMatchObject({
+      startDate: '2024-01-02',
+      endDate: '2024-01-09',
+    });
+  });
+
+  it('keeps the spec lenient: no name, end before start are fine', () => {
+    const input = buildTripInput(
+      form({ trip: { startDate: '2024-02-10', endDate: '2024-02-01' } }),
+      TODAY,
+    );
+    expect(input).toEqual({
+      name: '',
+      startDate: '2024-02-10',
+      endDate: '2024-02-01',
+      destinations: [],
+    });
+  });
+
+  it('accepts an ISO timestamp and keeps its date', () => {
+    const input = buildTripInput(form({ trip: { startDate: '2024-02-10T12:00:00.000Z' } }), TODAY);
+    expect(input.startDate).toBe('2024-02-10');
+  });
+
+  it.each([
+    [{ trip: { startDate: 'yesterday' } }, /startDate: must be a date/],
+    [{ trip: { endDate: '2024-13-01' } }, /endDate: must be a real date/],
+    [{ trip: { startDate: '2024-02-31x' } }, /startDate/],
+    [{ trip: { name: 'x'.repeat(121) } }, /name/],
+    [{ destinations: [{ ...paris, startDate: '31/12/2024' }] }, /destinations\.0\.startDate/],
+    [{ destinations: [{ ...paris, latitude: '200' }] }, /destinations\.0\.latitude/],
+    [{ destinations: [{ ...paris, latitude: '-90.5' }] }, /destinations\.0\.latitude/],
+    [{ destinations: [{ ...paris, longitude: '180.01' }] }, /destinations\.0\.longitude/],
+    [{ destinations: [{ ...paris, longitude: 'east' }] }, /destinations\.0\.longitude/],
+    [{ destinations: [{ ...paris, latitude: 'Infinity' }] }, /destinations\.0\.latitude/],
+    [{ destinations: [{ ...paris, name: '   ' }] }, /Destination name is required/],
+    [{ destinations: [{ latitude: '1', longitude: '2' }] }, /Destination name is required/],
+    [{ destinations: [{ ...paris, story: 'x'.repeat(10_001) }] }, /destinations\.0\.story/],
+  ] as [Partial<GroupedTripForm>, RegExp][])('junk is a 400: %j', (partial, message) => {
+    const err = error(() => buildTripInput(form(partial), TODAY));
+    expect(err.statusCode).toBe(400);
+    expect(err.message).toMatch(message);
+  });
+
+  it('a missing or empty coordinate is required, never read as 0', () => {
+    const err = error(() =>
+      buildTripInput(form({ destinations: [paris, { name: 'Nowhere', latitude: '' }] }), TODAY),
+    );
+    expect(err.message).toBe(
+      'destinations.1.latitude: latitude is required. destinations.1.longitude: longitude is required.',
+    );
+  });
+
+  it('a coordinate that is not a number says so', () => {
+    const err = error(() =>
+      buildTripInput(
+        form({ destinations: [{ ...paris, latitude: '12,5', longitude: 'Infinity' }] }),
+        TODAY,
+      ),
+    );
+    expect(err.message).toBe(
+      'destinations.0.latitude: latitude must be a number. destinations.0.longitude: longitude must be a number.',
+    );
+  });
+
+  it('accepts the edges of the coordinate ranges', () => {
+    const input = buildTripInput(
+      form({ destinations: [{ name: 'Pole', latitude: '-90', longitude: '180' }] }),
+      TODAY,
+    );
+    expect(input.destinations[0]).toMatchObject({ latitude: -90, longitude: 180 });
+  });
+});
+
+describe('isoDate', () => {
+  it('is the UTC date', () => {
+    expect(isoDate(new Date('2025-03-09T23:59:59.999Z'))).toBe('2025-03-09');
+  });
+});
