@@ -73,21 +73,27 @@ describe('docker-compose.yml', () => {
     expect(healthText(services.mongo!)).toMatch(/rs\.initiate/);
   });
 
-  it.each(Object.entries(APPS))('%s is built from the root Dockerfile with its workspace', (name, app) => {
-    const s = services[name]!;
-    expect(typeof s.build).toBe('object');
-    const build = s.build as Exclude<Service['build'], string | undefined>;
-    expect(build.context).toBe('.');
-    expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-    expect(build.args?.WORKSPACE).toBe(app.workspace);
-  });
+  it.each(Object.entries(APPS))(
+    '%s is built from the root Dockerfile with its workspace',
+    (name, app) => {
+      const s = services[name]!;
+      expect(typeof s.build).toBe('object');
+      const build = s.build as Exclude<Service['build'], string | undefined>;
+      expect(build.context).toBe('.');
+      expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
+      expect(build.args?.WORKSPACE).toBe(app.workspace);
+    },
+  );
 
-  it.each(Object.entries(APPS))('%s has an environment with its port and a /healthz healthcheck', (name, app) => {
-    const e = env(services[name]!);
-    expect(e.PORT).toBe(String(app.port));
-    expect(e.HOST, `${name} must listen on all interfaces inside its container`).toBe('0.0.0.0');
-    expect(healthText(services[name]!)).toContain(`http://127.0.0.1:${app.port}/healthz`);
-  });
+  it.each(Object.entries(APPS))(
+    '%s has an environment with its port and a /healthz healthcheck',
+    (name, app) => {
+      const e = env(services[name]!);
+      expect(e.PORT).toBe(String(app.port));
+      expect(e.HOST, `${name} must listen on all interfaces inside its container`).toBe('0.0.0.0');
+      expect(healthText(services[name]!)).toContain(`http://127.0.0.1:${app.port}/healthz`);
+    },
+  );
 
   it('publishes the gateway on 8080 and gives it every service URL', () => {
     expect(services.gateway!.ports).toContain('8080:8080');
@@ -152,9 +158,14 @@ describe('Dockerfile and .dockerignore', () => {
   });
 
   it('keeps local state out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', '.data', 'dist', '.git']) {
-      expect(ignored.some((l) => l === entry || l === `**/${entry}`), entry).toBe(true);
+      expect(
+        ignored.some((l) => l === entry || l === `**/${entry}`),
+        entry,
+      ).toBe(true);
     }
   });
 });
