@@ -7,7 +7,13 @@ declare module 'vitest' {
   }
 }
 
-export const E2E_PORTS = { gateway: 18080, auth: 14001, places: 14007 };
+export const E2E_PORTS = {
+  gateway: 18080,
+  auth: 14001,
+  trips: 14002,
+  journal: 14005,
+  places: 14007,
+};
 
 export default async function setup(project: TestProject) {
   const stack = await startStack({ namespace: 'e2e', ports: E2E_PORTS, logLevel: 'info' });

@@ -5,10 +5,18 @@ import type { TestInfra } from '@wayfarer/test-kit';
 export interface StackPorts {
   gateway: number;
   auth: number;
+  trips: number;
+  journal: number;
   places: number;
 }
 
-export const DEFAULT_PORTS: StackPorts = { gateway: 8080, auth: 4001, places: 4007 };
+export const DEFAULT_PORTS: StackPorts = {
+  gateway: 8080,
+  auth: 4001,
+  trips: 4002,
+  journal: 4005,
+  places: 4007,
+};
 
 export interface StackContext {
   root: string;
@@ -34,6 +42,8 @@ const common = (ctx: StackContext, port: number) => ({
   HOST: '127.0.0.1',
   LOG_LEVEL: ctx.logLevel,
   SESSION_KEY_DIR: join(ctx.dataDir, 'keys'),
+  // a test stack must not share consumer groups with the dev stack on the same Kafka
+  KAFKA_GROUP_PREFIX: ctx.namespace ? `${ctx.namespace}-` : '',
 });
 
 /**
@@ -58,6 +68,32 @@ export const STACK: StackProcess[] = [
     }),
   },
   {
+    name: 'trips',
+    dir: 'services/trips',
+    port: (ctx) => ctx.ports.trips,
+    env: (ctx) => ({
+      ...common(ctx, ctx.ports.trips),
+      MONGO_URL: ctx.infra.mongoUrl,
+      MONGO_DB: ctx.namespace ? `trips_${ctx.namespace}` : 'trips',
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      S3_ENDPOINT: ctx.infra.s3.endpoint,
+      S3_ACCESS_KEY: ctx.infra.s3.accessKey,
+      S3_SECRET_KEY: ctx.infra.s3.secretKey,
+      PHOTO_BUCKET: ctx.namespace ? `photos-${ctx.namespace}` : 'photos',
+    }),
+  },
+  {
+    name: 'journal',
+    dir: 'services/journal',
+    port: (ctx) => ctx.ports.journal,
+    env: (ctx) => ({
+      ...common(ctx, ctx.ports.journal),
+      MONGO_URL: ctx.infra.mongoUrl,
+      MONGO_DB: ctx.namespace ? `journal_${ctx.namespace}` : 'journal',
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+    }),
+  },
+  {
     name: 'places',
     dir: 'services/places',
     port: (ctx) => ctx.ports.places,
@@ -72,6 +108,8 @@ export const STACK: StackProcess[] = [
       HOST: process.env.WAYFARER_HOST ?? '127.0.0.1',
       REDIS_URL: ctx.infra.redisUrl,
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
+      TRIPS_URL: `http://127.0.0.1:${ctx.ports.trips}`,
+      JOURNAL_URL: `http://127.0.0.1:${ctx.ports.journal}`,
       PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
     }),
