@@ -21,7 +21,8 @@ export interface RunningStack {
   url: string;
   ports: StackPorts;
   logDir: string;
-  stop(): Promise<void>;
+  /** Stops every process (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the SIGTERM. */
+  stop(options?: { alreadySignalled?: boolean }): Promise<void>;
 }
 
 async function waitReady(name: string, port: number, child: ChildProcess, logFile: string) {
@@ -58,10 +59,14 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     logLevel: options.logLevel ?? 'info',
   };
   const children: { name: string; child: ChildProcess }[] = [];
-  const stop = async () => {
+  // never leave services behind: if this process ends for any reason, they end too
+  process.once('exit', () => {
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const stop = async ({ alreadySignalled = false } = {}) => {
     for (const { child } of [...children].reverse()) {
       if (child.exitCode !== null) continue;
-      child.kill('SIGTERM');
+      if (!alreadySignalled) child.kill('SIGTERM');
       await new Promise<void>((r) => {
         const t = setTimeout(() => {
           child.kill('SIGKILL');
@@ -92,7 +97,13 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       const log = createWriteStream(logFile, { flags: 'a' });
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: join(root, proc.dir),
-        env: { ...process.env, ...env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+        env: {
+          ...process.env,
+          ...env,
+          NODE_ENV: process.env.NODE_ENV ?? 'production',
+          // the service exits if this supervisor disappears (e.g. killed with SIGKILL)
+          WAYFARER_SUPERVISOR_PID: String(process.pid),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push({ name: proc.name, child });

@@ -12,6 +12,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     process.stdout.write('\nstopping Wayfarer...\n');
-    void stack.stop().then(() => process.exit(0));
+    // Ctrl-C already reached every process of the terminal's group: give them time to stop
+    void stack.stop({ alreadySignalled: signal === 'SIGINT' }).then(() => process.exit(0));
   });
 }

@@ -21,11 +21,16 @@ export interface RunOptions {
 export async function runService(options: RunOptions): Promise<void> {
   const { app, logger } = options;
   let closing = false;
+  let closingSince = 0;
   const shutdown = async (signal: string) => {
     if (closing) {
+      // Ctrl-C reaches the whole process group, then the local supervisor asks again: ignore
+      // a repeat within a second, exit at once on a later one
+      if (Date.now() - closingSince < 1000) return;
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
+    closingSince = Date.now();
     closing = true;
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
@@ -43,11 +48,30 @@ export async function runService(options: RunOptions): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  watchSupervisor(() => void shutdown('supervisor-gone'));
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
 
   await app.listen({ port: options.port, host: options.host });
+}
+
+/**
+ * Under the local stack runner (`WAYFARER_SUPERVISOR_PID`), stop when the runner is gone, so a
+ * killed `npm start` never leaves services holding their ports.
+ */
+function watchSupervisor(onGone: () => void): void {
+  const pid = Number(process.env.WAYFARER_SUPERVISOR_PID);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const timer = setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      clearInterval(timer);
+      onGone();
+    }
+  }, 2000);
+  timer.unref();
 }
 
 /** Wraps a service's main: logs a startup failure (e.g. a ConfigError) clearly and exits 1. */
