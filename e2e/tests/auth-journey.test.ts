@@ -31,6 +31,7 @@ describe('auth journey in headless Chromium', () => {
     const avatar = page.getByRole('button', { name: 'Open profile menu' }).locator('img');
     await expect.poll(() => avatar.getAttribute('src')).toMatch(/^\/api\/avatars\//);
     await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    await page.locator('.maplibregl-canvas').waitFor({ state: 'visible' });
     await screenshot(page, 'layout-shell');
 
     await page.reload();
@@ -38,6 +39,8 @@ describe('auth journey in headless Chromium', () => {
     await expect.poll(() => page.getByRole('link', { name: 'Bucket List' }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Open profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).waitFor({ state: 'visible' });
+    await page.waitForTimeout(400); // let the menu's fade-in finish for the screenshot
     await screenshot(page, 'layout-shell-menu');
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL('**/home');

@@ -86,3 +86,55 @@ export function SearchIcon() {
     </svg>
   );
 }
+
+export function EditIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <path d="M4 20h4L19.3 8.7a2.1 2.1 0 0 0-3-3L5 17Z" />
+      <path d="m14.5 7.5 2.9 2.9" />
+    </svg>
+  );
+}
+
+export function CheckIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <path d="m5 12.5 4.5 4.5L19 7.5" />
+    </svg>
+  );
+}
+
+export function TrashIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <path d="M4.5 7h15M10 11v6M14 11v6" />
+      <path d="M6.5 7 7.4 19a1.5 1.5 0 0 0 1.5 1.4h6.2a1.5 1.5 0 0 0 1.5-1.4L17.5 7" />
+      <path d="M9.5 7V4.8c0-.4.3-.8.8-.8h3.4c.5 0 .8.4.8.8V7" />
+    </svg>
+  );
+}
+
+export function CalendarIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <rect x="4" y="5.5" width="16" height="14.5" rx="2" />
+      <path d="M4 10h16M8.5 3.5v4M15.5 3.5v4" />
+    </svg>
+  );
+}
+
+export function ArrowLeftIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <path d="M19 12H5.5M11 6l-6 6 6 6" />
+    </svg>
+  );
+}
+
+export function CloseSmallIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <path d="M7 7l10 10M17 7 7 17" />
+    </svg>
+  );
+}

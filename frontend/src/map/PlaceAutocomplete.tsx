@@ -37,6 +37,10 @@ export interface PlaceAutocompleteProps {
    * 'Please select a valid place.'.
    */
   onInvalid?: (reason: PlaceInvalidReason, text: string) => void;
+  /** The text was edited (any earlier choice no longer stands). */
+  onInputChange?: (text: string) => void;
+  /** Marks the input invalid and points it at the message shown for it. */
+  errorId?: string;
   /** Empty the input after a successful choice (e.g. the bucket list's add box). */
   clearOnSelect?: boolean;
   /** Overrides where suggestions come from (tests). */
@@ -80,6 +84,8 @@ export function PlaceAutocomplete({
   autoFocus,
   onSelect,
   onInvalid,
+  onInputChange,
+  errorId,
   clearOnSelect = false,
   source: sourceOverride,
 }: PlaceAutocompleteProps) {
@@ -137,6 +143,7 @@ export function PlaceAutocomplete({
     const value = event.target.value;
     setText(value);
     setChosenText(null);
+    onInputChange?.(value);
     cancel();
     const query = normalizeQuery(value);
     if (!shouldSearch(query)) {
@@ -242,6 +249,8 @@ export function PlaceAutocomplete({
           aria-controls={listId}
           aria-activedescendant={showList ? activeId : undefined}
           aria-busy={status === 'loading'}
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={errorId}
           placeholder={placeholder}
           disabled={disabled}
           autoFocus={autoFocus}

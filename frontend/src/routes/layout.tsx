@@ -17,6 +17,7 @@ import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
 import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
+import { renderJournal } from '../journal/renderJournal';
 import '../styles/layout.css';
 
 export interface UserDetails {
@@ -111,7 +112,10 @@ export function Component() {
             <Outlet />
           </main>
 
-          <MapPanel user={{ name: user?.username, picture: user?.profilePicture }} />
+          <MapPanel
+            user={{ name: user?.username, picture: user?.profilePicture }}
+            renderJournal={renderJournal}
+          />
         </div>
 
         {toast ? (

@@ -1,25 +1,286 @@
-import type { MapMarker } from '../map/types';
-import { useMapMarkers } from '../map/MapContext';
-import { Link } from 'react-router-dom';
-import { PagePlaceholder } from '../components/PagePlaceholder';
-import { PinIcon } from '../components/icons';
+import { storyPreview } from '@wayfarer/contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { ApiError } from '../api/client';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ArrowLeftIcon, CalendarIcon, PinIcon, TrashIcon } from '../components/icons';
+import { useMapFocus, useMapMarkers } from '../map/MapContext';
+import { formatDateRange } from '../map/format';
+import {
+  deleteTrip,
+  failureMessage,
+  fetchTrip,
+  TRIP_TEXTS,
+  type Destination,
+  type Trip,
+} from '../trips/api';
+import { tripMarkers } from '../trips/markers';
+import { TripThumb } from '../trips/TripThumb';
+import type { TripsLocationState } from './trips';
+import '../styles/trips.css';
 
-const NO_MARKERS: MapMarker[] = [];
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; trip: Trip }
+  | { status: 'not-found' }
+  | { status: 'failed'; message: string };
 
-export function Component() {
-  // Real markers arrive with this screen's issue; until then the map is empty (0,0, zoom 2).
-  useMapMarkers(NO_MARKERS);
+/** What the list (or the add-trip page) hands over so the trip shows at once. */
+interface TripLocationState {
+  trip?: Trip;
+}
+
+function BackToTrips() {
   return (
-    <PagePlaceholder
-      title="Trip"
-      icon={<PinIcon />}
-      extra={
-        <Link to="/trips" className="btn btn-ghost">
-          Back to Trips
-        </Link>
-      }
+    <Link to="/trips" className="back-link">
+      <ArrowLeftIcon />
+      Back to Trips
+    </Link>
+  );
+}
+
+function DestinationItem({
+  destination,
+  chosen,
+  onChoose,
+}: {
+  destination: Destination;
+  chosen: boolean;
+  onChoose: () => void;
+}) {
+  const dates = formatDateRange(destination.startDate, destination.endDate);
+  const story = destination.story.trim() ? storyPreview(destination.story) : '';
+  const photos = destination.photos.length;
+  return (
+    <button
+      type="button"
+      className={`destination-item${chosen ? ' is-chosen' : ''}`}
+      aria-current={chosen ? 'true' : undefined}
+      onClick={onChoose}
     >
-      Trip details arrive soon: the trip&apos;s name, dates and destinations.
-    </PagePlaceholder>
+      <TripThumb src={destination.photos[0]} />
+      <span className="destination-text">
+        <span className="destination-name">{destination.name}</span>
+        {dates ? <span className="destination-dates">{dates}</span> : null}
+        {story ? <span className="destination-story">{story}</span> : null}
+        {photos > 0 ? (
+          <span className="destination-meta">
+            {photos} photo{photos === 1 ? '' : 's'}
+          </span>
+        ) : null}
+      </span>
+      <span className="destination-action" aria-hidden="true">
+        <PinIcon />
+      </span>
+      <span className="visually-hidden">, show on the map</span>
+    </button>
+  );
+}
+
+/**
+ * A trip (`/trip/:id`, spec sections 2 and 4): its name, short date range and destinations
+ * (story previews cut at 100 characters), which are the map's pins; choosing one zooms the map
+ * to it. Delete asks 'Delete this trip?' first, then goes back to the list.
+ */
+export function Component() {
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const handed = (location.state as TripLocationState | null)?.trip;
+  const [load, setLoad] = useState<Load>(() =>
+    handed && handed._id === id ? { status: 'ready', trip: handed } : { status: 'loading' },
+  );
+  const [attempt, setAttempt] = useState(0);
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const focusMarker = useMapFocus();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad((prev) =>
+      prev.status === 'ready' && prev.trip._id === id ? prev : { status: 'loading' },
+    );
+    setChosenId(null);
+    fetchTrip(id, controller.signal).then(
+      (trip) => setLoad({ status: 'ready', trip }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
+          setLoad({ status: 'not-found' });
+        } else {
+          console.error('Failed to fetch the trip', error);
+          setLoad({
+            status: 'failed',
+            message: failureMessage(error, 'Failed to fetch the trip.'),
+          });
+        }
+      },
+    );
+    return () => controller.abort();
+  }, [id, attempt]);
+
+  const trip = load.status === 'ready' ? load.trip : null;
+  const markers = useMemo(() => (trip ? tripMarkers([trip]) : []), [trip]);
+  useMapMarkers(markers);
+
+  const choose = (destination: Destination) => {
+    setChosenId(destination._id);
+    focusMarker(destination._id);
+    // Under 1024 px the map sits below the list: bring it into view to see the zoom.
+    const map = document.querySelector('.map-column');
+    if (map && map.getBoundingClientRect().top > window.innerHeight * 0.6) {
+      const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      map.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!trip) return;
+    setDeleting(true);
+    setDeleteError(null);
+    try {
+      await deleteTrip(trip._id);
+    } catch (error) {
+      // Already gone (deleted in another tab): the list is where the user wanted to end up.
+      if (!(error instanceof ApiError && error.status === 404)) {
+        console.error('Failed to delete the trip', error);
+        setDeleteError(failureMessage(error, TRIP_TEXTS.deleteFailed));
+        setDeleting(false);
+        return;
+      }
+    }
+    const state: TripsLocationState = { deletedTrip: trip.name };
+    navigate('/trips', { state });
+  };
+
+  if (load.status === 'loading') {
+    return (
+      <section className="page trip-page" aria-busy="true" aria-labelledby="page-title">
+        <BackToTrips />
+        <header className="page-header">
+          <h1 id="page-title">
+            <span className="visually-hidden">Loading the trip…</span>
+            <span className="skeleton skeleton-title" aria-hidden="true" />
+          </h1>
+        </header>
+        <div className="destination-list" aria-hidden="true">
+          {[0, 1].map((i) => (
+            <div key={i} className="destination-item destination-item--skeleton">
+              <span className="trip-thumb skeleton" />
+              <span className="destination-text">
+                <span className="skeleton skeleton-line" style={{ width: '45%' }} />
+                <span
+                  className="skeleton skeleton-line skeleton-line--small"
+                  style={{ width: '30%' }}
+                />
+              </span>
+            </div>
+          ))}
+        </div>
+      </section>
+    );
+  }
+
+  if (load.status === 'not-found' || load.status === 'failed') {
+    const notFound = load.status === 'not-found';
+    return (
+      <section className="page trip-page" aria-labelledby="page-title">
+        <header className="page-header">
+          <h1 id="page-title">{notFound ? TRIP_TEXTS.notFound : 'Something went wrong'}</h1>
+        </header>
+        <div className="state-card state-card--error">
+          <p role="alert">
+            {notFound
+              ? 'This trip does not exist or is no longer available. It may have been deleted.'
+              : load.message}
+          </p>
+          <div className="state-actions">
+            {notFound ? null : (
+              <button
+                type="button"
+                className="btn btn-ghost"
+                onClick={() => setAttempt((n) => n + 1)}
+              >
+                Try again
+              </button>
+            )}
+            <Link to="/trips" className="btn btn-primary">
+              Back to Trips
+            </Link>
+          </div>
+        </div>
+      </section>
+    );
+  }
+
+  const { trip: shown } = load;
+  const dates = formatDateRange(shown.startDate, shown.endDate);
+  const count = shown.destinations.length;
+
+  return (
+    <section className="page trip-page" aria-labelledby="page-title">
+      <BackToTrips />
+      <header className="page-header page-header--row">
+        <div className="trip-heading">
+          <h1 id="page-title">{shown.name || TRIP_TEXTS.untitled}</h1>
+          {dates ? (
+            <p className="trip-dates">
+              <CalendarIcon />
+              {dates}
+            </p>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          className="btn btn-danger-ghost"
+          onClick={() => {
+            setDeleteError(null);
+            setConfirming(true);
+          }}
+        >
+          <TrashIcon />
+          Delete
+        </button>
+      </header>
+
+      <div className="section-head">
+        <h2 className="section-title">Destinations</h2>
+        {count > 0 ? <p className="section-hint">Choose one to zoom the map to it.</p> : null}
+      </div>
+      {count === 0 ? (
+        <div className="state-card">
+          <p className="state-text">This trip has no destinations.</p>
+        </div>
+      ) : (
+        <ol className="destination-list">
+          {shown.destinations.map((destination) => (
+            <li key={destination._id}>
+              <DestinationItem
+                destination={destination}
+                chosen={chosenId === destination._id}
+                onChoose={() => choose(destination)}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <ConfirmDialog
+        open={confirming}
+        title={TRIP_TEXTS.confirmDelete}
+        description={
+          <p>
+            “{shown.name || TRIP_TEXTS.untitled}”, its {count} destination{count === 1 ? '' : 's'},
+            photos and journals will be removed. This can&apos;t be undone.
+          </p>
+        }
+        busy={deleting}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
+      />
+    </section>
   );
 }

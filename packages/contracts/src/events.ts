@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -48,7 +47,8 @@ export function makeEvent<S extends z.ZodType>(
   now: Date = new Date(),
 ): EventEnvelope<z.output<S>> {
   return {
-    id: randomUUID(),
+    // Web Crypto: the same in Node and browsers, so contracts stay browser-safe
+    id: globalThis.crypto.randomUUID(),
     type: def.type,
     version: def.version,
     occurredAt: now.toISOString(),
@@ -58,9 +58,10 @@ export function makeEvent<S extends z.ZodType>(
 }
 
 /** Parses raw bytes from Kafka into an envelope; throws a ZodError/SyntaxError on junk. */
-export function parseEnvelope(raw: Buffer | string | null): EventEnvelope {
+export function parseEnvelope(raw: Uint8Array | string | null): EventEnvelope {
   if (raw === null) throw new Error('empty Kafka message');
-  const env = EventEnvelope.parse(JSON.parse(raw.toString()));
+  const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
+  const env = EventEnvelope.parse(JSON.parse(text));
   return env as EventEnvelope;
 }
 
