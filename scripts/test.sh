@@ -42,7 +42,7 @@ run_suite() { # name dir
   fi
 }
 
-for dir in packages/contracts packages/service-kit services/* gateway frontend; do
+for dir in packages/* services/* gateway frontend; do
   [ -f "$dir/vitest.config.ts" ] || [ -f "$dir/vite.config.ts" ] || continue
   run_suite "$(echo "$dir" | tr '/' '-')" "$dir"
 done
@@ -55,6 +55,7 @@ step "summary"
 node -e '
   const fs = require("fs"), path = require("path");
   const dir = process.argv[1];
+  const crashed = process.argv.slice(2); // suites that failed; one without a report counts once
   let passed = 0, failed = 0, skipped = 0;
   for (const f of fs.readdirSync(dir)) {
     const r = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
@@ -62,8 +63,13 @@ node -e '
     skipped += r.numPendingTests + r.numTodoTests;
     console.log(`  ${f.replace(/\.json$/, "").padEnd(24)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
   }
+  for (const name of crashed) {
+    if (fs.existsSync(path.join(dir, name + ".json"))) continue;
+    failed += 1;
+    console.log(`  ${name.padEnd(24)} did not run to the end (see its output above)`);
+  }
   console.log(`\n${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$results"
+' "$results" "${failed_suites[@]}"
 echo "took $((SECONDS - started)) s"
 if [ ${#failed_suites[@]} -gt 0 ]; then
   fail "suites with failures: ${failed_suites[*]}"

@@ -1,26 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { unitAndIntegrationConfig } from '@wayfarer/test-kit/vitest';
 
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-        },
-      },
-      {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          // Real PostgreSQL, Redis, MinIO and Kafka: from env, deploy/local, or containers.
-          globalSetup: ['@wayfarer/test-kit/global-setup'],
-          // The files share real servers and one of them stops Kafka: one file at a time.
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
-    ],
-  },
-});
+// integration: real PostgreSQL, Redis, MinIO and Kafka, one file at a time
+// (kafka-down.test.ts stops and restarts Kafka).
+export default unitAndIntegrationConfig();

@@ -1,26 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { unitAndIntegrationConfig } from '@wayfarer/test-kit/vitest';
 
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-        },
-      },
-      {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          // The real MongoDB-wire server and Kafka: from env, deploy/local, or containers.
-          globalSetup: ['@wayfarer/test-kit/global-setup'],
-          // The files share real servers: one file at a time.
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
-    ],
-  },
-});
+// integration: the real MongoDB-wire server and Kafka, one file at a time.
+export default unitAndIntegrationConfig();

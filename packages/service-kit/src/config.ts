@@ -48,4 +48,17 @@ export const kafkaEnv = {
         .map((b) => b.trim())
         .filter(Boolean),
     ),
+  /**
+   * Put before every consumer group id (`groupId()`), so a test stack (e.g. `e2e-`) never
+   * shares consumer groups with the dev stack on the same Kafka. Default: none.
+   */
+  KAFKA_GROUP_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{0,100}$/, 'may only hold letters, digits, ".", "_" and "-"')
+    .default(''),
 };
+
+/** A consumer group id: the service's group `name` behind the stack's KAFKA_GROUP_PREFIX. */
+export function groupId(config: { KAFKA_GROUP_PREFIX: string }, name: string): string {
+  return `${config.KAFKA_GROUP_PREFIX}${name}`;
+}

@@ -1,5 +1,6 @@
 export * from './config';
 export * from './errors';
+export * from './multipart';
 export * from './validate';
 export * from './identity';
 export * from './logger';

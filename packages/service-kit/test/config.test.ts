@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { commonEnv, ConfigError, kafkaEnv, loadConfig } from '../src/config';
+import { commonEnv, ConfigError, groupId, kafkaEnv, loadConfig } from '../src/config';
 
 const Schema = z.object({ ...commonEnv, ...kafkaEnv, DATABASE_URL: z.url() });
 
@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       KAFKA_BROKERS: ['a:1', 'b:2'],
+      KAFKA_GROUP_PREFIX: '',
       DATABASE_URL: 'postgres://x@y/z',
     });
   });
@@ -33,5 +34,23 @@ describe('loadConfig', () => {
     expect(message).toMatch(/KAFKA_BROKERS is missing/);
     expect(message).toMatch(/DATABASE_URL is missing/);
     expect(message).toMatch(/LOG_LEVEL is invalid/);
+  });
+});
+
+describe('KAFKA_GROUP_PREFIX and groupId', () => {
+  const base = { PORT: '1', KAFKA_BROKERS: 'a:1', DATABASE_URL: 'postgres://x@y/z' };
+
+  it('puts the prefix before every group id; none by default (also when empty)', () => {
+    expect(groupId(loadConfig(Schema, base), 'journal-trips')).toBe('journal-trips');
+    expect(groupId(loadConfig(Schema, { ...base, KAFKA_GROUP_PREFIX: '' }), 'x')).toBe('x');
+    const e2e = loadConfig(Schema, { ...base, KAFKA_GROUP_PREFIX: 'e2e-' });
+    expect(e2e.KAFKA_GROUP_PREFIX).toBe('e2e-');
+    expect(groupId(e2e, 'journal-trips')).toBe('e2e-journal-trips');
+  });
+
+  it('refuses a prefix with characters Kafka tools choke on', () => {
+    expect(() => loadConfig(Schema, { ...base, KAFKA_GROUP_PREFIX: 'e2e stack/' })).toThrow(
+      /KAFKA_GROUP_PREFIX is invalid/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, MongoClient } from 'mongodb';
+import type { Collection, Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, makeEvent, Topics } from '@wayfarer/contracts';
@@ -38,6 +38,15 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
     logger,
   });
 
+  const relayOf = (things: Collection<ThingDoc>, pollIntervalMs: number) =>
+    startMongoOutboxRelay({
+      collections: [things],
+      kafka,
+      logger,
+      topics: [Thing.topic],
+      pollIntervalMs,
+    });
+
   beforeAll(async () => {
     ({ client, db } = await connectMongo(testInfra().mongoUrl, `t_kit_${uniqueSuffix()}`));
   });
@@ -63,13 +72,7 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
     );
     expect((await things.findOne({ _id: id }))?.outbox).toHaveLength(2);
 
-    const relay = startMongoOutboxRelay({
-      collections: [things],
-      kafka,
-      logger,
-      topics: [Thing.topic],
-      pollIntervalMs: 50,
-    });
+    const relay = relayOf(things, 50);
     try {
       const events = await waitForEvents<{ aggregateId: string; payload: { step: string } }>(
         Thing.topic,
@@ -79,6 +82,78 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
       expect(events.map((e) => e.payload.step)).toEqual(['created', 'deleted']);
       await relay.flush();
       expect(await things.findOne({ _id: id })).toBeNull();
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('never loses a change that lands while the relay acknowledges earlier events', async () => {
+    const things = db.collection<ThingDoc>('busy');
+    const id = randomUUID();
+    await things.insertOne({ _id: id, name: 'v0', deletedAt: null, outbox: [] });
+    const relay = relayOf(things, 5);
+    try {
+      const steps = Array.from({ length: 60 }, (_, i) => `v${i + 1}`);
+      for (const step of steps) {
+        await things.updateOne(
+          { _id: id },
+          {
+            $set: { name: step },
+            ...pushToOutbox([outboxEntry(Thing.topic, makeEvent(Thing, id, { step }))]),
+          },
+        );
+        relay.kick();
+        // the write is never undone by the relay's acknowledgement of an older event
+        expect((await things.findOne({ _id: id }))?.name).toBe(step);
+      }
+      const events = await waitForEvents<{ aggregateId: string; payload: { step: string } }>(
+        Thing.topic,
+        (e) => e.aggregateId === id,
+        { count: steps.length },
+      );
+      expect(events.map((e) => e.payload.step)).toEqual(steps);
+      await relay.flush();
+      expect((await things.findOne({ _id: id }))?.outbox).toEqual([]);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('never loses a soft-delete racing the relay publishing the creation', async () => {
+    const things = db.collection<ThingDoc>('racing');
+    const relay = relayOf(things, 1);
+    try {
+      const ids = Array.from({ length: 20 }, (): string => randomUUID());
+      await Promise.all(
+        ids.map(async (id) => {
+          const created = makeEvent(Thing, id, { step: 'created' });
+          await things.insertOne({
+            _id: id,
+            name: id,
+            deletedAt: null,
+            outbox: [outboxEntry(Thing.topic, created)],
+          });
+          relay.kick();
+          const deleted = makeEvent(Thing, id, { step: 'deleted' });
+          const result = await things.updateOne(
+            { _id: id, ...notDeleted },
+            {
+              $set: { deletedAt: new Date() },
+              ...pushToOutbox([outboxEntry(Thing.topic, deleted)]),
+            },
+          );
+          expect(result.modifiedCount).toBe(1);
+          relay.kick();
+        }),
+      );
+      const events = await waitForEvents<{ aggregateId: string; payload: { step: string } }>(
+        Thing.topic,
+        (e) => ids.includes(e.aggregateId) && e.payload.step === 'deleted',
+        { count: ids.length },
+      );
+      expect(new Set(events.map((e) => e.aggregateId)).size).toBe(ids.length);
+      await relay.flush();
+      expect(await things.countDocuments({ _id: { $in: ids } })).toBe(0);
     } finally {
       await relay.stop();
     }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
+import type { ObjectStore } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
 import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
 import { createSessionIssuer, type SessionIssuer } from './domain/token';
@@ -12,7 +13,6 @@ import { avatarRoutes } from './routes/avatars';
 import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
-import type { AvatarStore } from './store/avatars';
 import { LoginThrottleStore } from './store/redis';
 import { UsersRepo } from './store/users';
 
@@ -20,7 +20,8 @@ export interface AuthDeps {
   logger: Logger;
   pool: Pool;
   redis: Redis;
-  avatars: AvatarStore;
+  /** Profile pictures: the private `avatars` bucket. */
+  avatars: ObjectStore;
   /** Ed25519 private key that signs session tokens (service-kit `loadSigningKey`). */
   signingKey: KeyObject;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
@@ -37,7 +38,7 @@ export interface AuthContext {
   pool: Pool;
   redis: Redis;
   users: UsersRepo;
-  avatars: AvatarStore;
+  avatars: ObjectStore;
   throttle: LoginThrottleStore;
   throttlePolicy: ThrottlePolicy;
   issueSession: SessionIssuer;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { bucketEnv, s3Env } from '@wayfarer/storage';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -14,14 +15,8 @@ export const AuthEnv = z
     DATABASE_URL: z.string().min(1),
     REDIS_URL: z.string().min(1),
     ...kafkaEnv,
-    S3_ENDPOINT: z.url(),
-    S3_ACCESS_KEY: z.string().min(1),
-    S3_SECRET_KEY: z.string().min(1),
-    S3_REGION: z.string().min(1).default('us-east-1'),
-    AVATAR_BUCKET: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
-      .default('avatars'),
+    ...s3Env,
+    AVATAR_BUCKET: bucketEnv('avatars'),
     SESSION_PRIVATE_KEY: z.string().optional(),
     SESSION_KEY_DIR: z.string().optional(),
     COOKIE_SECURE: bool,

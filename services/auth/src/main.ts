@@ -1,10 +1,10 @@
 import { createKafka, createLogger, loadConfig, main, runService } from '@wayfarer/service-kit';
 import { loadSigningKey } from '@wayfarer/service-kit/keys';
 import { createPgPool, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
+import { ObjectStore, s3Connection } from '@wayfarer/storage';
 import { buildApp } from './app';
 import { AuthEnv } from './config';
 import { PUBLISHED_TOPICS } from './events/outbox';
-import { AvatarStore } from './store/avatars';
 import { migrations } from './store/migrations';
 import { connectRedis } from './store/redis';
 
@@ -16,13 +16,7 @@ main('auth', async () => {
   const pool = createPgPool(env.DATABASE_URL);
   await migrate(pool, migrations);
   const redis = connectRedis(env.REDIS_URL);
-  const avatars = AvatarStore.connect({
-    endpoint: env.S3_ENDPOINT,
-    accessKey: env.S3_ACCESS_KEY,
-    secretKey: env.S3_SECRET_KEY,
-    region: env.S3_REGION,
-    bucket: env.AVATAR_BUCKET,
-  });
+  const avatars = ObjectStore.connect({ ...s3Connection(env), bucket: env.AVATAR_BUCKET });
   await avatars.ensureBucket();
 
   const kafka = createKafka({ clientId: 'auth', brokers: env.KAFKA_BROKERS, logger });

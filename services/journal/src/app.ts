@@ -8,10 +8,7 @@ import type { JournalStores } from './store';
 export interface JournalDeps {
   logger: Logger;
   db: Db;
-  /**
-   * The stores, shared with the relay and the consumers (`createStores(db)`): the entries
-   * store serializes writes per document, so everything must use the same instance.
-   */
+  /** The stores (`createStores(db)`), also used by the relay and the consumers. */
   stores: JournalStores;
   /** Kicked after a save that enqueued `journal.saved`; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;

@@ -1,9 +1,16 @@
-import { createKafka, createLogger, loadConfig, main, runService } from '@wayfarer/service-kit';
-import { connectMongo } from '@wayfarer/service-kit/mongo';
+import {
+  createKafka,
+  createLogger,
+  groupId,
+  loadConfig,
+  main,
+  runService,
+} from '@wayfarer/service-kit';
+import { connectMongo, startMongoOutboxRelay } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import { JournalEnv } from './config';
-import { startProjections } from './events/consumers';
-import { startJournalRelay } from './events/relay';
+import { CONSUMERS, startProjections } from './events/consumers';
+import { PUBLISHED_TOPICS } from './events/outbox';
 import { createStores, initStores } from './store';
 
 main('journal', async () => {
@@ -15,8 +22,22 @@ main('journal', async () => {
   await initStores(stores);
 
   const kafka = createKafka({ clientId: 'journal', brokers: env.KAFKA_BROKERS, logger });
-  const relay = startJournalRelay({ entries: stores.entries, kafka, logger });
-  const projections = startProjections({ kafka, db, stores, logger });
+  const relay = startMongoOutboxRelay({
+    collections: [stores.entries.collection],
+    kafka,
+    logger,
+    topics: PUBLISHED_TOPICS,
+  });
+  const projections = startProjections({
+    kafka,
+    db,
+    stores,
+    logger,
+    groupIds: {
+      trips: groupId(env, CONSUMERS.trips),
+      friendships: groupId(env, CONSUMERS.friendships),
+    },
+  });
 
   const app = buildApp({ logger, db, stores, relay });
   await runService({

@@ -4,26 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
+import type { ObjectStore } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
-import type { PhotoStore } from './store/photos';
 import { TripsRepo } from './store/trips';
-import { KeyedLock } from './usecases/keyed-lock';
 
 export interface TripsDeps {
   logger: Logger;
   db: Db;
   /** The trips collection (default: `trips` in `db`). */
   trips?: TripsRepo;
-  photos: PhotoStore;
+  /** Destination photos: the private `photos` bucket. */
+  photos: ObjectStore;
   /** Who is friends with whom (service-kit's FriendshipProjection). */
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
-  /**
-   * Kicked after a write that queued events; flushed before a delete (see delete-trip.ts).
-   * Optional (the relay also polls).
-   */
-  relay?: Pick<OutboxRelay, 'kick' | 'flush'>;
+  /** Kicked after a write that queued events; optional (the relay also polls). */
+  relay?: Pick<OutboxRelay, 'kick'>;
   /** Clock (tests pin "today"). Default: the real time. */
   now?: () => Date;
   /** Where uploaded photos are spooled while a trip is created. Default: the OS temp dir. */
@@ -35,12 +32,11 @@ export interface TripsContext {
   app: FastifyInstance;
   logger: Logger;
   trips: TripsRepo;
-  photos: PhotoStore;
+  photos: ObjectStore;
   friendships: TripsDeps['friendships'];
-  relay?: Pick<OutboxRelay, 'kick' | 'flush'>;
+  relay?: Pick<OutboxRelay, 'kick'>;
   now: () => Date;
   spoolDir: string;
-  deleteLock: KeyedLock;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -66,7 +62,6 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     relay: deps.relay,
     now: deps.now ?? (() => new Date()),
     spoolDir: deps.spoolDir ?? tmpdir(),
-    deleteLock: new KeyedLock(),
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed).
   void app.after(() => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { bucketEnv, s3Env } from '@wayfarer/storage';
 
 /** trips' environment (validated at start; every problem is named). */
 export const TripsEnv = z.object({
@@ -8,13 +9,7 @@ export const TripsEnv = z.object({
   MONGO_URL: z.string().min(1),
   MONGO_DB: z.string().min(1).default('trips'),
   ...kafkaEnv,
-  S3_ENDPOINT: z.url(),
-  S3_ACCESS_KEY: z.string().min(1),
-  S3_SECRET_KEY: z.string().min(1),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  PHOTO_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
-    .default('photos'),
+  ...s3Env,
+  PHOTO_BUCKET: bucketEnv('photos'),
 });
 export type TripsEnv = z.infer<typeof TripsEnv>;

@@ -1,10 +1,22 @@
-import { createKafka, createLogger, loadConfig, main, runService } from '@wayfarer/service-kit';
-import { connectMongo, FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import {
+  createKafka,
+  createLogger,
+  groupId,
+  loadConfig,
+  main,
+  runService,
+  startConsumerInBackground,
+} from '@wayfarer/service-kit';
+import {
+  connectMongo,
+  FriendshipProjection,
+  startMongoOutboxRelay,
+} from '@wayfarer/service-kit/mongo';
+import { ObjectStore, s3Connection } from '@wayfarer/storage';
 import { buildApp } from './app';
 import { TripsEnv } from './config';
-import { startFriendshipConsumerInBackground } from './events/friendships';
-import { startTripsRelay } from './events/outbox';
-import { PhotoStore } from './store/photos';
+import { FRIENDSHIP_CONSUMER, friendshipConsumer } from './events/friendships';
+import { PUBLISHED_TOPICS } from './events/outbox';
 import { TripsRepo } from './store/trips';
 
 main('trips', async () => {
@@ -16,23 +28,25 @@ main('trips', async () => {
   await trips.init();
   const friendships = new FriendshipProjection(db);
   await friendships.init();
-  const photos = PhotoStore.connect({
-    endpoint: env.S3_ENDPOINT,
-    accessKey: env.S3_ACCESS_KEY,
-    secretKey: env.S3_SECRET_KEY,
-    region: env.S3_REGION,
-    bucket: env.PHOTO_BUCKET,
-  });
+  const photos = ObjectStore.connect({ ...s3Connection(env), bucket: env.PHOTO_BUCKET });
   await photos.ensureBucket();
 
   const kafka = createKafka({ clientId: 'trips', brokers: env.KAFKA_BROKERS, logger });
-  const relay = startTripsRelay({ trips, kafka, logger });
-  const consumer = startFriendshipConsumerInBackground({
+  const relay = startMongoOutboxRelay({
+    collections: [trips.collection],
     kafka,
-    db,
-    projection: friendships,
     logger,
+    topics: PUBLISHED_TOPICS,
   });
+  const consumer = startConsumerInBackground(
+    friendshipConsumer({
+      kafka,
+      db,
+      projection: friendships,
+      logger,
+      groupId: groupId(env, FRIENDSHIP_CONSUMER),
+    }),
+  );
 
   const app = buildApp({ logger, db, photos, friendships, relay });
   await runService({

@@ -1,6 +1,9 @@
 import { MongoClient, type Db } from 'mongodb';
 
-/** Connects to a MongoDB-wire server (MongoDB 7 or FerretDB) and returns the client and db. */
+/**
+ * Connects to a MongoDB-wire server (MongoDB 7, or mongo-java-server locally) and returns the
+ * client and db.
+ */
 export async function connectMongo(
   url: string,
   dbName: string,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_AVATAR } from '@wayfarer/contracts';
-import { imageTypeOfExtension, type ImageType } from './image';
+import { imageTypeOfExtension, type ImageType } from '@wayfarer/storage/image';
 
 /** Public path prefix under which avatars are served (through the gateway). */
 export const AVATAR_PATH = '/api/avatars';

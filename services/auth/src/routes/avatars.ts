@@ -11,15 +11,16 @@ export function avatarRoutes(ctx: AuthContext): void {
       requireUserId(request);
       const parsed = parseAvatarKey(request.params.userId, request.params.file);
       if (!parsed) throw new HttpError(400, 'Invalid picture address.');
-      const stored = await avatars.get(parsed.key);
-      if (!stored) throw notFound('Picture not found.');
+      const info = await avatars.stat(parsed.key);
+      const stream = info && (await avatars.get(parsed.key));
+      if (!info || !stream) throw notFound('Picture not found.');
       return reply
         .header('content-type', parsed.type.contentType)
-        .header('content-length', stored.size)
+        .header('content-length', info.size)
         .header('cache-control', 'private, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'")
-        .send(stored.stream);
+        .send(stream);
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '@wayfarer/service-kit';
+import { HttpError, multipartError } from '@wayfarer/service-kit';
 import {
   isRegisterTextField,
   PICTURE_FIELD,
@@ -58,28 +58,10 @@ export async function readRegistrationForm(request: FastifyRequest): Promise<Reg
       fields[name] = String(part.value);
     }
   } catch (err) {
-    throw multipartError(err);
+    throw multipartError(err, {
+      fileTooLarge: pictureTooLargeMessage(),
+      tooManyFiles: `Only one file, ${PICTURE_FIELD}, may be uploaded.`,
+    });
   }
   return { fields, picture };
-}
-
-/** Turns @fastify/multipart and busboy errors into 4xx answers people can read. */
-function multipartError(err: unknown): HttpError {
-  if (err instanceof HttpError) return err;
-  switch ((err as { code?: string } | null)?.code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new HttpError(413, pictureTooLargeMessage());
-    case 'FST_FILES_LIMIT':
-      return new HttpError(400, `Only one file, ${PICTURE_FIELD}, may be uploaded.`);
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return new HttpError(413, 'The form has too many fields.');
-    case 'FST_PROTO_VIOLATION':
-      return new HttpError(400, 'The form has an invalid field name.');
-    case 'FST_MP_PREMATURE_CLOSE':
-      return new HttpError(400, 'The request ended before the form was complete.');
-    default:
-      // busboy's own parse errors (missing boundary, bad part headers, truncated data)
-      return new HttpError(400, 'The form data is malformed.');
-  }
 }

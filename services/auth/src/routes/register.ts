@@ -3,8 +3,8 @@ import argon2 from 'argon2';
 import { RegisterFields, type RegisterResponse } from '@wayfarer/contracts';
 import { HttpError, parse } from '@wayfarer/service-kit';
 import { withTransaction } from '@wayfarer/service-kit/pg';
+import { sniffImage } from '@wayfarer/storage/image';
 import { avatarUrl, newAvatarKey } from '../domain/avatar';
-import { sniffImage } from '../domain/image';
 import {
   DUPLICATE_EMAIL_MESSAGE,
   NOT_AN_IMAGE_MESSAGE,

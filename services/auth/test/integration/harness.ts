@@ -1,14 +1,20 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import { Client } from 'minio';
 import { IdentityHeaders, SESSION_COOKIE } from '@wayfarer/contracts';
 import { createKafka, createLogger, type OutboxRelay } from '@wayfarer/service-kit';
 import { createPgPool, migrate, startOutboxRelay, type Pool } from '@wayfarer/service-kit/pg';
-import { dropDatabase, freshDatabase, testInfra, uniqueSuffix } from '@wayfarer/test-kit';
+import { ObjectStore } from '@wayfarer/storage';
+import {
+  dropBucket,
+  dropDatabase,
+  freshDatabase,
+  multipartBody,
+  testInfra,
+  uniqueSuffix,
+} from '@wayfarer/test-kit';
 import { buildApp, type AuthDeps } from '../../src/app';
 import { PUBLISHED_TOPICS } from '../../src/events/outbox';
-import { AvatarStore } from '../../src/store/avatars';
 import { migrations } from '../../src/store/migrations';
 import { connectRedis } from '../../src/store/redis';
 
@@ -16,7 +22,7 @@ export interface Harness {
   app: FastifyInstance;
   pool: Pool;
   redis: Redis;
-  avatars: AvatarStore;
+  avatars: ObjectStore;
   relay: OutboxRelay;
   signingKey: KeyObject;
   bucket: string;
@@ -31,13 +37,7 @@ export async function startAuth(overrides: Partial<AuthDeps> = {}): Promise<Harn
   await migrate(pool, migrations);
   const redis = connectRedis(infra.redisUrl);
   const bucket = `t-avatars-${uniqueSuffix()}`;
-  const avatars = AvatarStore.connect({
-    endpoint: infra.s3.endpoint,
-    accessKey: infra.s3.accessKey,
-    secretKey: infra.s3.secretKey,
-    region: 'us-east-1',
-    bucket,
-  });
+  const avatars = ObjectStore.connect({ ...infra.s3, region: 'us-east-1', bucket });
   await avatars.ensureBucket();
   const logger = createLogger('auth-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const kafka = createKafka({
@@ -69,27 +69,9 @@ export async function startAuth(overrides: Partial<AuthDeps> = {}): Promise<Harn
       redis.disconnect();
       await pool.end();
       await dropDatabase(dbUrl);
-      await removeBucket(bucket);
+      await dropBucket(bucket);
     },
   };
-}
-
-async function removeBucket(bucket: string): Promise<void> {
-  const { s3 } = testInfra();
-  const url = new URL(s3.endpoint);
-  const client = new Client({
-    endPoint: url.hostname,
-    port: Number(url.port),
-    useSSL: url.protocol === 'https:',
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    pathStyle: true,
-  });
-  const keys: string[] = [];
-  for await (const item of client.listObjects(bucket, '', true))
-    if (item.name) keys.push(item.name);
-  if (keys.length) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
 }
 
 export interface FilePart {
@@ -99,25 +81,16 @@ export interface FilePart {
   data: Uint8Array;
 }
 
-/** A real multipart body (bytes and content type), built the way a browser would. */
-export async function multipart(
-  fields: Record<string, string>,
-  files: FilePart[] = [],
-): Promise<{ payload: Buffer; headers: Record<string, string> }> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const f of files) {
-    form.append(
-      f.field ?? 'profilePicture',
-      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
-      f.filename ?? 'picture.bin',
-    );
-  }
-  const res = new Response(form);
-  return {
-    payload: Buffer.from(await res.arrayBuffer()),
-    headers: { 'content-type': res.headers.get('content-type')! },
-  };
+/** A registration form body; files default to the `profilePicture` field. */
+export function multipart(fields: Record<string, string>, files: FilePart[] = []) {
+  return multipartBody(
+    fields,
+    files.map((f) => ({
+      ...f,
+      field: f.field ?? 'profilePicture',
+      filename: f.filename ?? 'picture.bin',
+    })),
+  );
 }
 
 export function newUser(tag = 'user') {

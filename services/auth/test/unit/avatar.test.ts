@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR } from '@wayfarer/contracts';
 import { avatarUrl, newAvatarKey, parseAvatarKey } from '../../src/domain/avatar';
-import { IMAGE_TYPES } from '../../src/domain/image';
+import { IMAGE_TYPES } from '@wayfarer/storage/image';
 import { isRegisterTextField } from '../../src/domain/registration';
 
 const USER = '0b6c3f5e-2a4d-4c1e-9f7a-123456789abc';

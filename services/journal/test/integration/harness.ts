@@ -14,11 +14,11 @@ import {
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { createKafka, createLogger, type OutboxRelay } from '@wayfarer/service-kit';
-import { connectMongo } from '@wayfarer/service-kit/mongo';
+import { connectMongo, startMongoOutboxRelay } from '@wayfarer/service-kit/mongo';
 import { testInfra, testKafka, uniqueSuffix } from '@wayfarer/test-kit';
 import { buildApp } from '../../src/app';
 import { startProjections, type Projections } from '../../src/events/consumers';
-import { startJournalRelay } from '../../src/events/relay';
+import { PUBLISHED_TOPICS } from '../../src/events/outbox';
 import { createStores, initStores, type JournalStores } from '../../src/store';
 
 export interface Harness {
@@ -62,7 +62,13 @@ export async function startJournal(): Promise<Harness> {
     brokers: infra.kafkaBrokers,
     logger,
   });
-  const relay = startJournalRelay({ entries: stores.entries, kafka, logger, pollIntervalMs: 100 });
+  const relay = startMongoOutboxRelay({
+    collections: [stores.entries.collection],
+    kafka,
+    logger,
+    topics: PUBLISHED_TOPICS,
+    pollIntervalMs: 100,
+  });
   const groupIds = {
     trips: `journal-trips-test-${suffix}`,
     friendships: `journal-friendships-test-${suffix}`,

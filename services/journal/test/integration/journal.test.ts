@@ -166,7 +166,7 @@ describe('POST /api/journal', () => {
   });
 });
 
-describe('concurrent writes to one entry (FerretDB v1 loses unserialized updates)', () => {
+describe('concurrent writes to one entry (single-document atomicity, no locks)', () => {
   it('a save never loses to the relay acknowledging the previous one', async () => {
     const dest2 = h.id('busy');
     await h.createTrip(owner, [dest2]);

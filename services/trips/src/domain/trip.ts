@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import type { Destination, Trip, TripInput } from '@wayfarer/contracts';
 import type { WithOutbox } from '@wayfarer/service-kit/mongo';
-import type { ImageType } from './image';
+import type { ImageType } from '@wayfarer/storage/image';
 
 /** Public path prefix under which photos are served (through the gateway, session required). */
 export const PHOTO_PATH = '/api/photos';
@@ -80,11 +80,6 @@ export const tripPrefix = (tripId: string): string => `${tripId}/`;
 
 export function photoUrl(tripId: string, photoId: string): string {
   return `${PHOTO_PATH}/${tripId}/${photoId}`;
-}
-
-/** Every object key a trip's document knows of. */
-export function objectKeysOf(trip: Pick<TripDoc, 'destinations'>): string[] {
-  return trip.destinations.flatMap((d) => d.photos.flatMap((p) => [p.original.key, p.display.key]));
 }
 
 export function findPhoto(trip: Pick<TripDoc, 'destinations'>, photoId: string): PhotoDoc | null {

@@ -1,68 +1,36 @@
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { Topics } from '@wayfarer/contracts';
-import { startConsumer, type Logger } from '@wayfarer/service-kit';
+import type { ConsumerOptions, Logger } from '@wayfarer/service-kit';
 import { mongoIdempotentHandler, type FriendshipProjection } from '@wayfarer/service-kit/mongo';
 
-export const FRIENDSHIP_GROUP = 'trips-friendships';
+/** The consumer's name: its group id (behind KAFKA_GROUP_PREFIX) and processed-event key. */
+export const FRIENDSHIP_CONSUMER = 'trips-friendships';
 
 /**
- * Keeps trips' read model of friendships (who may see whose photos) from social's
- * `social.friendship.v1` events. `apply` is idempotent and order-safe; the processed-event
- * marker only saves repeated work on redelivery.
+ * The consumer of trips' read model of friendships (who may see whose photos), from social's
+ * `social.friendship.v1` events: hand it to service-kit's `startConsumerInBackground` (main:
+ * photos of friends stay hidden while Kafka is down, owners are unaffected) or `startConsumer`.
+ * `apply` is idempotent and order-safe; the processed-event marker only saves repeated work.
  */
-export async function startFriendshipConsumer(options: {
+export function friendshipConsumer(options: {
   kafka: Kafka;
   db: Db;
   projection: FriendshipProjection;
   logger: Logger;
-  groupId?: string;
-}): Promise<Consumer> {
-  const groupId = options.groupId ?? FRIENDSHIP_GROUP;
-  const handle = mongoIdempotentHandler(options.db, groupId, async (event) => {
+  /** The Kafka consumer group: `groupId(env, FRIENDSHIP_CONSUMER)` in production. */
+  groupId: string;
+}): ConsumerOptions {
+  const handle = mongoIdempotentHandler(options.db, FRIENDSHIP_CONSUMER, async (event) => {
     await options.projection.apply(event);
   });
-  return startConsumer({
+  return {
     kafka: options.kafka,
-    groupId,
+    groupId: options.groupId,
     topics: [Topics.socialFriendship],
     logger: options.logger,
     handle: async (event) => {
       await handle(event);
-    },
-  });
-}
-
-/**
- * Starts the consumer without holding up the service: while Kafka is unreachable it retries
- * in the background (photos of friends stay hidden until the projection catches up; owners
- * are unaffected). Resolves the returned `stop` once stopped.
- */
-export function startFriendshipConsumerInBackground(
-  options: Parameters<typeof startFriendshipConsumer>[0] & { retryMs?: number },
-): { stop(): Promise<void> } {
-  let consumer: Consumer | null = null;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  const log = options.logger.child({ component: 'friendship-consumer' });
-
-  const attempt = async () => {
-    timer = null;
-    try {
-      const started = await startFriendshipConsumer(options);
-      if (stopped) await started.disconnect();
-      else consumer = started;
-    } catch (err) {
-      log.warn({ err }, 'could not start the friendship consumer; will retry');
-      if (!stopped) timer = setTimeout(() => void attempt(), options.retryMs ?? 5000);
-    }
-  };
-  void attempt();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await consumer?.disconnect();
     },
   };
 }

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '@wayfarer/service-kit';
+import { HttpError, multipartError } from '@wayfarer/service-kit';
+import { SNIFF_BYTES, sniffImage, type ImageType } from '@wayfarer/storage/image';
 import {
   describeFile,
   parseFieldName,
   TripFormCollector,
   type GroupedTripForm,
 } from '../domain/form';
-import { SNIFF_BYTES, sniffImage, type ImageType } from '../domain/image';
 import { Messages, TRIP_MULTIPART_LIMITS } from '../domain/limits';
 import type { SpooledPhoto } from '../usecases/create-trip';
 
@@ -75,7 +75,10 @@ export async function readTripForm(request: FastifyRequest, spoolDir: string): P
       });
     }
   } catch (err) {
-    throw multipartError(err);
+    throw multipartError(err, {
+      fileTooLarge: Messages.photoTooLarge,
+      tooManyFiles: Messages.tooManyPhotosPerTrip,
+    });
   }
   return { grouped: collector.finish(), photos };
 }
@@ -112,36 +115,4 @@ async function spool(
   });
   await pipeline(file, sniffer, createWriteStream(path));
   return { bytes, type };
-}
-
-/** Turns @fastify/multipart and busboy errors into 4xx answers people can read. */
-function multipartError(err: unknown): unknown {
-  if (err instanceof HttpError) return err;
-  // our own bugs stay 500s (and get logged), never a misleading 400
-  if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError) {
-    return err;
-  }
-  const code = (err as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new HttpError(413, Messages.photoTooLarge);
-    case 'FST_FILES_LIMIT':
-      return new HttpError(400, Messages.tooManyPhotosPerTrip);
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return new HttpError(413, 'The form has too many fields.');
-    case 'FST_PROTO_VIOLATION':
-      return new HttpError(400, 'The form has an invalid field name.');
-    case 'FST_INVALID_JSON_FIELD_ERROR':
-      return new HttpError(400, 'A field of the form is not plain text.');
-    case 'FST_MP_PREMATURE_CLOSE':
-    case 'ERR_STREAM_PREMATURE_CLOSE':
-      return new HttpError(400, 'The request ended before the form was complete.');
-    case undefined:
-      // busboy's own parse errors (missing boundary, bad part headers, truncated data)
-      return new HttpError(400, 'The form data is malformed.');
-    default:
-      // a local failure (e.g. the spool disk): a real server error
-      return err;
-  }
 }

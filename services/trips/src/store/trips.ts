@@ -6,14 +6,10 @@ import type { TripDoc } from '../domain/trip';
 const WITHOUT_OUTBOX = { projection: { outbox: 0 } } as const;
 
 /**
- * The `trips` collection. Every query shape here runs on FerretDB v1 as well as MongoDB 7
- * (verified by the integration tests): single-document writes only, no `$pull` with a
- * condition, and no projection on findAndModify (FerretDB v1 answers NotImplemented).
- *
- * FerretDB v1 applies an update as read, modify, replace the whole document, with no isolation:
- * two concurrent updates of one document both "match" and the last write wins, losing the other.
- * A trip is written by an insert, by the outbox relay (clearing published events) and by the
- * soft-delete; see usecases/delete-trip.ts for how the last two are kept apart.
+ * The `trips` collection. Single-document writes only (no transactions on the local server):
+ * a trip is written by its insert (with `trip.created` in its outbox), by the soft-delete
+ * (with `trip.deleted`) and by the outbox relay (removing sent entries, then the deleted
+ * document). Each is one atomic update, so none can undo another.
  */
 export class TripsRepo {
   readonly collection: Collection<TripDoc>;
@@ -42,11 +38,6 @@ export class TripsRepo {
   /** The trip if `ownerId` owns it and it is not deleted. */
   async findOwned(id: string, ownerId: string): Promise<TripDoc | null> {
     return this.collection.findOne({ _id: id, ownerId, ...notDeleted }, WITHOUT_OUTBOX);
-  }
-
-  /** As findOwned, with the pending events (`outbox`) too. */
-  async findOwnedWithOutbox(id: string, ownerId: string): Promise<TripDoc | null> {
-    return this.collection.findOne({ _id: id, ownerId, ...notDeleted });
   }
 
   /** Any live trip by id (access is checked by the caller). */

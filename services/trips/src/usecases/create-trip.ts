@@ -1,13 +1,13 @@
 import type { TripInput } from '@wayfarer/contracts';
 import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { ObjectStore } from '@wayfarer/storage';
+import type { ImageType } from '@wayfarer/storage/image';
 import { describeFile } from '../domain/form';
-import type { ImageType } from '../domain/image';
 import { Messages } from '../domain/limits';
 import {
   newId,
   newPhotoId,
   newTripDoc,
-  objectKeysOf,
   photoKeys,
   tripPrefix,
   type PhotoDoc,
@@ -15,7 +15,6 @@ import {
 } from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
 import { makeDisplayVariant, UnreadableImageError, type DisplayVariant } from '../media/variants';
-import type { PhotoStore } from '../store/photos';
 import type { TripsRepo } from '../store/trips';
 
 /** A photo of the form, written to the request's spool directory and typed by its content. */
@@ -31,7 +30,7 @@ export interface SpooledPhoto {
 
 export interface CreateTripDeps {
   trips: TripsRepo;
-  photos: PhotoStore;
+  photos: ObjectStore;
   relay?: Pick<OutboxRelay, 'kick'>;
   logger: Logger;
   now: () => Date;
@@ -88,8 +87,8 @@ export async function createTrip(
       },
     });
     uploads.push(
-      () => deps.photos.putFile(keys.original, file.path, file.bytes, file.type.contentType),
-      () => deps.photos.putBuffer(keys.display, display.data, display.contentType),
+      () => deps.photos.putFile(keys.original, file.path, file.type.contentType),
+      () => deps.photos.put(keys.display, display.data, display.contentType),
     );
   });
 
@@ -123,13 +122,12 @@ export async function createTrip(
   return trip;
 }
 
-/** Removes every object of `trip`: the keys its document knows, and anything under its prefix. */
+/** Removes every object of `trip`: all its keys live under its prefix (see `photoKeys`). */
 export async function removeTripObjects(
   deps: Pick<CreateTripDeps, 'photos'>,
   trip: TripDoc,
 ): Promise<void> {
-  const listed = await deps.photos.list(tripPrefix(trip._id));
-  await deps.photos.removeMany([...new Set([...objectKeysOf(trip), ...listed])]);
+  await deps.photos.removePrefix(tripPrefix(trip._id));
 }
 
 /** Runs `tasks` with at most `limit` in flight; rejects with the first failure once all settled. */

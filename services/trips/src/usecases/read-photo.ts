@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import { notFound } from '@wayfarer/service-kit';
+import type { ObjectStore } from '@wayfarer/storage';
 import { Messages } from '../domain/limits';
 import { findPhoto, isPhotoId, isTripId, type StoredVariant } from '../domain/trip';
-import type { PhotoStore } from '../store/photos';
 import type { TripsRepo } from '../store/trips';
 
 export interface ReadPhotoDeps {
   trips: TripsRepo;
-  photos: PhotoStore;
+  photos: ObjectStore;
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
 }
 

@@ -73,6 +73,19 @@ describe('photos of friends (projection of social.friendship.v1)', () => {
     expect((await h.app.inject({ url, headers: as(newUserId()) })).statusCode).toBe(404);
   });
 
+  it('a friendship event with a broken payload is skipped, not retried forever', async () => {
+    const other = newUserId();
+    const id = friendshipId(owner, other);
+    const broken = { ...makeEvent(FriendshipCreated, id, { userIds: [owner, other] }) };
+    // same key as the good event after it: same partition, so it is read first
+    await publish({ ...broken, payload: { userIds: 'not a pair' } } as never);
+    await publish(makeEvent(FriendshipCreated, id, { userIds: [owner, other] }));
+    await eventually(() => h.friendships.areFriends(owner, other), {
+      what: 'the good event after the broken one to be projected',
+      timeoutMs: 45_000,
+    });
+  });
+
   it('after friendship.removed: 404 again', async () => {
     await publish(
       makeEvent(FriendshipRemoved, friendshipId(owner, friend), { userIds: [owner, friend] }),

@@ -2,20 +2,30 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { IdentityHeaders, type Trip } from '@wayfarer/contracts';
-import { createKafka, createLogger, type OutboxRelay } from '@wayfarer/service-kit';
-import { connectMongo, FriendshipProjection } from '@wayfarer/service-kit/mongo';
-import { testInfra, uniqueSuffix } from '@wayfarer/test-kit';
+import { createKafka, createLogger, startConsumer, type OutboxRelay } from '@wayfarer/service-kit';
+import {
+  connectMongo,
+  FriendshipProjection,
+  startMongoOutboxRelay,
+} from '@wayfarer/service-kit/mongo';
+import { ObjectStore } from '@wayfarer/storage';
+import {
+  dropBucket,
+  multipartBody,
+  testInfra,
+  uniqueSuffix,
+  type FormFile,
+} from '@wayfarer/test-kit';
 import { buildApp, type TripsDeps } from '../../src/app';
-import { startFriendshipConsumer } from '../../src/events/friendships';
-import { startTripsRelay } from '../../src/events/outbox';
-import { PhotoStore } from '../../src/store/photos';
+import { friendshipConsumer } from '../../src/events/friendships';
+import { PUBLISHED_TOPICS } from '../../src/events/outbox';
 import { TripsRepo } from '../../src/store/trips';
 
 export interface Harness {
   app: FastifyInstance;
   db: Db;
   trips: TripsRepo;
-  photos: PhotoStore;
+  photos: ObjectStore;
   friendships: FriendshipProjection;
   kafka: Kafka;
   relay: OutboxRelay;
@@ -39,13 +49,7 @@ export async function startTrips(
   const friendships = new FriendshipProjection(db);
   await friendships.init();
   const bucket = `t-photos-${suffix}`;
-  const photos = PhotoStore.connect({
-    endpoint: infra.s3.endpoint,
-    accessKey: infra.s3.accessKey,
-    secretKey: infra.s3.secretKey,
-    region: 'us-east-1',
-    bucket,
-  });
+  const photos = ObjectStore.connect({ ...infra.s3, region: 'us-east-1', bucket });
   await photos.ensureBucket();
   const logger = createLogger('trips-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const kafka = createKafka({
@@ -53,23 +57,30 @@ export async function startTrips(
     brokers: infra.kafkaBrokers,
     logger,
   });
-  const relay = startTripsRelay({ trips, kafka, logger, pollIntervalMs: 100 });
+  const relay = startMongoOutboxRelay({
+    collections: [trips.collection],
+    kafka,
+    logger,
+    topics: PUBLISHED_TOPICS,
+    pollIntervalMs: 100,
+  });
   const dropStores = async () => {
     await db.dropDatabase().catch(() => undefined);
     await client.close();
-    await photos.removeMany(await photos.list());
-    await removeBucket(photos);
+    await dropBucket(bucket);
   };
   let consumer: Consumer | null = null;
   try {
     if (options.consumer) {
-      consumer = await startFriendshipConsumer({
-        kafka,
-        db,
-        projection: friendships,
-        logger,
-        groupId: `trips-friendships-test-${suffix}`,
-      });
+      consumer = await startConsumer(
+        friendshipConsumer({
+          kafka,
+          db,
+          projection: friendships,
+          logger,
+          groupId: `trips-friendships-test-${suffix}`,
+        }),
+      );
     }
   } catch (err) {
     // e.g. Kafka restarted by another suite: leave no database or bucket behind
@@ -98,22 +109,6 @@ export async function startTrips(
   };
 }
 
-async function removeBucket(photos: PhotoStore): Promise<void> {
-  // the store has no bucket removal (the service never needs one): use a plain client
-  const { Client } = await import('minio');
-  const { s3 } = testInfra();
-  const url = new URL(s3.endpoint);
-  const client = new Client({
-    endPoint: url.hostname,
-    port: Number(url.port),
-    useSSL: url.protocol === 'https:',
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    pathStyle: true,
-  });
-  await client.removeBucket(photos.bucket);
-}
-
 /** Headers the gateway forwards for a signed-in user. */
 export function as(userId: string): Record<string, string> {
   return { [IdentityHeaders.userId]: userId };
@@ -121,33 +116,17 @@ export function as(userId: string): Record<string, string> {
 
 export const newUserId = (): string => crypto.randomUUID();
 
-export interface FilePart {
-  field: string;
-  data: Uint8Array;
-  filename?: string;
-  type?: string;
-}
+export type FilePart = FormFile;
 
-/** A real multipart body (bytes and content type), built the way a browser's FormData is. */
-export async function multipart(
+/** A trip form body (see test-kit's `multipartBody`); files are named `photo.bin` by default. */
+export function multipart(
   fields: [string, string][] | Record<string, string>,
   files: FilePart[] = [],
-): Promise<{ payload: Buffer; headers: Record<string, string> }> {
-  const form = new FormData();
-  const entries = Array.isArray(fields) ? fields : Object.entries(fields);
-  for (const [name, value] of entries) form.append(name, value);
-  for (const f of files) {
-    form.append(
-      f.field,
-      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
-      f.filename ?? 'photo.bin',
-    );
-  }
-  const res = new Response(form);
-  return {
-    payload: Buffer.from(await res.arrayBuffer()),
-    headers: { 'content-type': res.headers.get('content-type')! },
-  };
+) {
+  return multipartBody(
+    fields,
+    files.map((f) => ({ ...f, filename: f.filename ?? 'photo.bin' })),
+  );
 }
 
 export interface DestinationFields {

@@ -2,8 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TripLimits, type Trip } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
+import type { ObjectStore } from '@wayfarer/storage';
 import { buildApp, type TripsDeps } from '../../src/app';
-import type { PhotoStore } from '../../src/store/photos';
 import type { TripsRepo } from '../../src/store/trips';
 import { HTML, largeJpeg, png, SVG, TEXT } from '../fixtures';
 import {
@@ -275,10 +275,10 @@ describe('storage failures: no trip half-created', () => {
 
   it('MinIO fails during the uploads: 503, the uploaded objects are removed, no trip', async () => {
     let puts = 0;
-    const flaky = Object.create(h.photos) as PhotoStore;
-    flaky.putBuffer = async (key, data, contentType) => {
+    const flaky = Object.create(h.photos) as ObjectStore;
+    flaky.put = async (key, data, contentType) => {
       if (++puts === 2) throw new Error('MinIO went away');
-      return h.photos.putBuffer(key, data, contentType);
+      return h.photos.put(key, data, contentType);
     };
     const app = appWith({ photos: flaky });
     try {

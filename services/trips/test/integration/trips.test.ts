@@ -299,19 +299,28 @@ describe('lenient where the spec is', () => {
     });
   });
 
-  it('concurrent deletes of one trip: exactly one wins', async () => {
+  it('concurrent deletes of one trip: exactly one wins, one trip.deleted', async () => {
     const owner = newUserId();
     const t = await createSimpleTrip(h, owner, small);
     const results = await Promise.all(
-      [0, 1, 2].map(() =>
+      Array.from({ length: 8 }, () =>
         h.app.inject({ method: 'DELETE', url: `/api/trips/${t._id}`, headers: as(owner) }),
       ),
     );
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 404, 404]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([
+      200, 404, 404, 404, 404, 404, 404, 404,
+    ]);
+    await eventually(async () => (await h.trips.collection.countDocuments({ _id: t._id })) === 0, {
+      what: 'the relay to remove the deleted trip',
+    });
+    const events = await waitForEvents<Envelope>(Topics.tripsTrip, (e) => e.aggregateId === t._id, {
+      count: 2,
+    });
+    expect(events.map((e) => e.type)).toEqual(['trip.created', 'trip.deleted']);
   });
 });
 
-describe('FerretDB v1 loses concurrent updates of one document: deletes must not race the relay', () => {
+describe('deletes racing the relay (single-document atomicity, no locks)', () => {
   it('deleting trips right after creating them never loses a deletion', async () => {
     const owner = newUserId();
     for (let round = 0; round < 3; round++) {

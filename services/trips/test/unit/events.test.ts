@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventEnvelope, Topics, Trip } from '@wayfarer/contracts';
+import { IMAGE_TYPES } from '@wayfarer/storage/image';
 import { destinationSummaries, tripCreatedEvent, tripDeletedEvent } from '../../src/domain/events';
-import { IMAGE_TYPES } from '../../src/domain/image';
 import {
   findPhoto,
   isPhotoId,
@@ -9,9 +9,9 @@ import {
   newId,
   newPhotoId,
   newTripDoc,
-  objectKeysOf,
   photoKeys,
   toApiTrip,
+  tripPrefix,
   type PhotoDoc,
 } from '../../src/domain/trip';
 import { tripCreatedEntry, tripDeletedEntry } from '../../src/events/outbox';
@@ -91,12 +91,17 @@ describe('trip documents and the API shape', () => {
   });
 
   it('object keys: original and display per photo, all under the trip prefix', () => {
-    expect(objectKeysOf(trip)).toEqual([
+    const keys = trip.destinations.flatMap((d) =>
+      d.photos.flatMap((p) => [p.original.key, p.display.key]),
+    );
+    expect(keys).toEqual([
       `${tripId}/${p1}/original.jpg`,
       `${tripId}/${p1}/display.webp`,
       `${tripId}/${p2}/original.jpg`,
       `${tripId}/${p2}/display.webp`,
     ]);
+    // removing a trip's objects is removing its prefix
+    for (const key of keys) expect(key.startsWith(tripPrefix(tripId))).toBe(true);
     expect(findPhoto(trip, p2)?.display.key).toBe(`${tripId}/${p2}/display.webp`);
     expect(findPhoto(trip, 'f'.repeat(32))).toBeNull();
   });

@@ -1,7 +1,8 @@
 /**
- * Image sniffing by content (magic bytes), never by file name or declared content type.
- * Only the formats a browser shows as a profile picture without plugins or scripts:
- * PNG, JPEG, GIF and WebP. SVG is deliberately not an image here (it can carry script).
+ * Image sniffing by content (magic bytes), never by file name or declared content type: PNG,
+ * JPEG, GIF and WebP only, the formats a browser shows without plugins or scripts. SVG is
+ * deliberately not an image here (it can carry script), nor is anything else a browser might
+ * render (HTML, PDF). Pure: no I/O.
  */
 export type ImageKind = 'png' | 'jpeg' | 'gif' | 'webp';
 
@@ -19,6 +20,9 @@ export const IMAGE_TYPES: Record<ImageKind, ImageType> = {
   webp: { kind: 'webp', ext: 'webp', contentType: 'image/webp' },
 };
 
+/** How many leading bytes `sniffImage` needs to decide (e.g. while a file streams in). */
+export const SNIFF_BYTES = 20;
+
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[], offset = 0): boolean {
@@ -31,9 +35,9 @@ function ascii(text: string): number[] {
 }
 
 /**
- * Returns the image type of `bytes`, or null when they are not a complete-looking PNG, JPEG,
- * GIF or WebP header. Checks a little more than the first magic bytes so that a truncated
- * header (a few bytes of signature and nothing else) is rejected too.
+ * The image type of a file from its first bytes (`SNIFF_BYTES` are enough), or null when they
+ * are not a complete-looking PNG, JPEG, GIF or WebP header. Checks a little more than the
+ * magic bytes, so a truncated header (a bare signature and nothing after it) is refused too.
  */
 export function sniffImage(bytes: Uint8Array): ImageType | null {
   // PNG: 8-byte signature, then the IHDR chunk (length 13, type "IHDR").

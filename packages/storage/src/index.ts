@@ -1,0 +1,3 @@
+export * from './config';
+export * from './image';
+export * from './object-store';

@@ -1,0 +1,117 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropBucket, testInfra, testS3Client, uniqueSuffix } from '@wayfarer/test-kit';
+import { ObjectStore } from '../../src/object-store';
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('ObjectStore (real MinIO)', () => {
+  const bucket = `t-storage-${uniqueSuffix()}`;
+  let store: ObjectStore;
+  let dir: string;
+
+  beforeAll(async () => {
+    const { s3 } = testInfra();
+    store = ObjectStore.connect({ ...s3, region: 'us-east-1', bucket });
+    dir = await mkdtemp(join(tmpdir(), 'wayfarer-storage-'));
+  });
+  afterAll(async () => {
+    await dropBucket(bucket);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is not ready before its bucket exists', async () => {
+    await expect(store.ping()).rejects.toThrow(`bucket ${bucket} does not exist`);
+  });
+
+  it('creates its bucket once, even when several instances race, and is then ready', async () => {
+    const { s3 } = testInfra();
+    const others = Array.from({ length: 4 }, () =>
+      ObjectStore.connect({ ...s3, region: 'us-east-1', bucket }),
+    );
+    await Promise.all([store, ...others].map((s) => s.ensureBucket()));
+    await store.ensureBucket();
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('keeps the bucket private: no policy, and no anonymous read', async () => {
+    await store.put('private/note.txt', Buffer.from('the private words'), 'text/plain');
+    await expect(testS3Client().getBucketPolicy(bucket)).rejects.toMatchObject({
+      code: 'NoSuchBucketPolicy',
+    });
+    const res = await fetch(`${testInfra().s3.endpoint}/${bucket}/private/note.txt`);
+    expect(res.status).toBe(403);
+    const body = await res.text();
+    expect(body).toContain('AccessDenied');
+    expect(body).not.toContain('the private words');
+  });
+
+  it('stores bytes with their content type; stat and get give them back', async () => {
+    const data = Buffer.from('\x89PNG not really');
+    await store.put('a/one.png', data, 'image/png');
+    expect(await store.stat('a/one.png')).toMatchObject({
+      size: data.length,
+      contentType: 'image/png',
+    });
+    const info = await store.stat('a/one.png');
+    expect(info?.etag).toMatch(/^[0-9a-f]{32}$/);
+    expect(info?.lastModified).toBeInstanceOf(Date);
+    const stream = await store.get('a/one.png');
+    expect(stream).not.toBeNull();
+    expect(await bytesOf(stream!)).toEqual(data);
+  });
+
+  it('streams a file from disk', async () => {
+    const path = join(dir, 'big.bin');
+    const data = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    await writeFile(path, data);
+    await store.putFile('a/big.bin', path, 'application/octet-stream');
+    expect(await store.stat('a/big.bin')).toMatchObject({
+      size: data.length,
+      contentType: 'application/octet-stream',
+    });
+    expect((await bytesOf((await store.get('a/big.bin'))!)).equals(data)).toBe(true);
+  });
+
+  it('answers null for a missing object, on stat and get', async () => {
+    expect(await store.stat('a/none.png')).toBeNull();
+    expect(await store.get('a/none.png')).toBeNull();
+  });
+
+  it('removes one object; removing a missing one is fine', async () => {
+    await store.put('b/x.txt', Buffer.from('x'), 'text/plain');
+    await store.remove('b/x.txt');
+    expect(await store.stat('b/x.txt')).toBeNull();
+    await expect(store.remove('b/x.txt')).resolves.toBeUndefined();
+  });
+
+  it('removes many objects, missing ones included, and nothing else', async () => {
+    for (const key of ['c/1', 'c/2', 'c/3']) await store.put(key, Buffer.from(key), 'text/plain');
+    await store.removeMany(['c/1', 'c/3', 'c/missing', 'c/1']);
+    await store.removeMany([]);
+    expect(await store.list('c/')).toEqual(['c/2']);
+  });
+
+  it('removes everything under a prefix, and only that', async () => {
+    const keys = ['trip1/p1/original.jpg', 'trip1/p1/display.webp', 'trip1/p2/original.png'];
+    for (const key of [...keys, 'trip10/p1/original.jpg', 'trip2/p1/original.jpg']) {
+      await store.put(key, Buffer.from(key), 'image/jpeg');
+    }
+    expect((await store.list('trip1/')).sort()).toEqual([...keys].sort());
+    expect(await store.removePrefix('trip1/')).toBe(3);
+    expect(await store.list('trip1/')).toEqual([]);
+    expect((await store.list('trip')).sort()).toEqual([
+      'trip10/p1/original.jpg',
+      'trip2/p1/original.jpg',
+    ]);
+    expect(await store.removePrefix('trip1/')).toBe(0);
+    await expect(store.removePrefix('')).rejects.toThrow(/non-empty prefix/);
+  });
+});
