@@ -1,31 +1,13 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launchBrowser, makePng, screenshot, uniqueEmail } from '../support/browser';
+import { createTrip, signUp, type Account } from '../support/api';
+import { baseUrl, launchBrowser, makePng, screenshot } from '../support/browser';
 
 /**
  * Trips, trip detail, add trip and the journal box (spec sections 2-9) in headless Chromium
  * against the real stack: gateway, auth, trips (MongoDB + MinIO), journal (fed by trips'
  * Kafka events) and places.
  */
-
-interface Account {
-  cookie: { name: string; value: string };
-  header: string;
-}
-
-async function signUp(name: string): Promise<Account> {
-  const form = new FormData();
-  form.append('name', name);
-  form.append('email', uniqueEmail('trips'));
-  form.append('password', 'a long password');
-  const res = await fetch(`${baseUrl()}/api/register`, { method: 'POST', body: form });
-  expect(res.status).toBe(201);
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
-  if (!raw) throw new Error('no session cookie');
-  const pair = raw.split(';', 1)[0]!;
-  const eq = pair.indexOf('=');
-  return { cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
-}
 
 async function openAs(
   browser: Browser,
@@ -40,41 +22,17 @@ async function openAs(
 }
 
 /** A trip made through the API (the same multipart the form sends). */
-async function createTripViaApi(account: Account): Promise<{ _id: string; name: string }> {
-  const form = new FormData();
-  form.append('name', 'Nordic loop');
-  form.append('startDate', '2025-08-02');
-  form.append('endDate', '2025-08-16');
-  const places = [
-    ['Oslo, Norway', '59.91273', '10.74609', '2025-08-02', '2025-08-06'],
-    ['Stockholm, Sweden', '59.32938', '18.06871', '2025-08-07', '2025-08-11'],
-    ['Copenhagen, Denmark', '55.67594', '12.56553', '2025-08-12', '2025-08-16'],
-  ] as const;
-  places.forEach(([name, lat, lng, start, end], i) => {
-    form.append(`destinations[${i}][name]`, name);
-    form.append(`destinations[${i}][startDate]`, start);
-    form.append(`destinations[${i}][endDate]`, end);
-    form.append(`destinations[${i}][latitude]`, lat);
-    form.append(`destinations[${i}][longitude]`, lng);
-    form.append(
-      `destinations[${i}][story]`,
-      i === 0
-        ? 'Fjords, ferries and the opera house roof at sunset. We walked up to Holmenkollen and watched the ski jump glow over the whole city.'
-        : '',
-    );
-    form.append(
-      `photos[${i}]`,
-      new Blob([new Uint8Array(makePng(96))], { type: 'image/png' }),
-      `p${i}.png`,
-    );
-  });
-  const res = await fetch(`${baseUrl()}/api/trips`, {
-    method: 'POST',
-    body: form,
-    headers: { cookie: account.header },
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { _id: string; name: string };
+function createTripViaApi(account: Account) {
+  return createTrip(
+    account,
+    'Nordic loop',
+    [
+      ['Oslo, Norway', '59.91273', '10.74609', '2025-08-02', '2025-08-06'],
+      ['Stockholm, Sweden', '59.32938', '18.06871', '2025-08-07', '2025-08-11'],
+      ['Copenhagen, Denmark', '55.67594', '12.56553', '2025-08-12', '2025-08-16'],
+    ],
+    'Fjords, ferries and the opera house roof at sunset. We walked up to Holmenkollen and watched the ski jump glow over the whole city.',
+  );
 }
 
 /** Pins plus the markers inside clusters, as the keyless map draws them. */

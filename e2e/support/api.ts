@@ -1,0 +1,83 @@
+import { expect } from 'vitest';
+import { baseUrl, makePng, uniqueEmail } from './browser';
+
+/** A signed-up user: the session cookie for a browser context and as a request header. */
+export interface Account {
+  userId: string;
+  cookie: { name: string; value: string };
+  header: string;
+}
+
+/** Registers a new user through the real API and keeps its session. */
+export async function signUp(name: string, prefix = 'e2e'): Promise<Account> {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('email', uniqueEmail(prefix));
+  form.append('password', 'a long password');
+  const res = await fetch(`${baseUrl()}/api/register`, { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+  const { userId } = (await res.json()) as { userId: string };
+  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
+  if (!raw) throw new Error('no session cookie');
+  const pair = raw.split(';', 1)[0]!;
+  const eq = pair.indexOf('=');
+  return { userId, cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
+}
+
+/** `fetch` on the gateway as `account` (or anonymously). */
+export function api(path: string, account?: Account, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (account) headers.set('cookie', account.header);
+  return fetch(`${baseUrl()}${path}`, { ...init, headers });
+}
+
+export interface TripSummary {
+  _id: string;
+  name: string;
+  destinations: { _id: string; name: string; photos: string[] }[];
+}
+
+/** Creates a trip through the API with the spec's multipart fields, one photo per destination. */
+export async function createTrip(
+  account: Account,
+  name: string,
+  places: readonly (readonly [
+    name: string,
+    lat: string,
+    lng: string,
+    start: string,
+    end: string,
+  ])[],
+  story = '',
+): Promise<TripSummary> {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('startDate', places[0]?.[3] ?? '');
+  form.append('endDate', places.at(-1)?.[4] ?? '');
+  places.forEach(([placeName, lat, lng, start, end], i) => {
+    form.append(`destinations[${i}][name]`, placeName);
+    form.append(`destinations[${i}][startDate]`, start);
+    form.append(`destinations[${i}][endDate]`, end);
+    form.append(`destinations[${i}][latitude]`, lat);
+    form.append(`destinations[${i}][longitude]`, lng);
+    form.append(`destinations[${i}][story]`, i === 0 ? story : '');
+    form.append(
+      `photos[${i}]`,
+      new Blob([new Uint8Array(makePng(96))], { type: 'image/png' }),
+      `p${i}.png`,
+    );
+  });
+  const res = await api('/api/trips', account, { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+  return (await res.json()) as TripSummary;
+}
+
+/** Polls `probe` until it returns true or `timeoutMs` passes (for effects that travel by Kafka). */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}
