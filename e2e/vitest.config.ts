@@ -9,6 +9,9 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     globalSetup: ['@wayfarer/test-kit/global-setup', './support/stack-setup.ts'],
     fileParallelism: false,
+    // A browser on a busy 2-core CI machine can miss a frame; one retry there, none locally,
+    // so a real failure still fails (it fails twice) and a flake is visible in the log.
+    retry: process.env.CI ? 1 : 0,
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },
