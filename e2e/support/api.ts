@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { baseUrl, makePng, uniqueEmail } from './browser';
 
 /** A signed-up user: the session cookie for a browser context and as a request header. */
@@ -80,4 +80,22 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_0
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`condition not met within ${timeoutMs} ms`);
+}
+
+/**
+ * Stops a real service of the e2e stack (e.g. 'trips') for the duration of `during`, then starts
+ * it again and waits until it is ready, whatever `during` did.
+ */
+export async function withServiceDown<T>(name: string, during: () => Promise<T>): Promise<T> {
+  const control = inject('controlUrl');
+  const call = async (verb: 'stop' | 'start') => {
+    const res = await fetch(`${control}/processes/${name}/${verb}`, { method: 'POST' });
+    if (res.status !== 204) throw new Error(`${verb} ${name}: ${res.status} ${await res.text()}`);
+  };
+  await call('stop');
+  try {
+    return await during();
+  } finally {
+    await call('start');
+  }
 }

@@ -1,9 +1,13 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { startStack } from '../../scripts/stack/stack';
+import { startStack, type RunningStack } from '../../scripts/stack/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Loopback URL of the stack's control endpoint (stop/start one real service). */
+    controlUrl: string;
   }
 }
 
@@ -15,9 +19,36 @@ export const E2E_PORTS = {
   places: 14007,
 };
 
+/**
+ * Tests run in workers, the stack lives here: a tiny loopback endpoint lets a test stop a real
+ * service and start it again (`POST /processes/<name>/stop|start`), to see the product's
+ * behaviour when a service is down without faking any answer.
+ */
+function serveControl(stack: RunningStack): Promise<Server> {
+  const server = createServer((req, res) => {
+    const match = /^\/processes\/([a-z]+)\/(stop|start)$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match) {
+      res.writeHead(404).end();
+      return;
+    }
+    const [, name, verb] = match;
+    const action = verb === 'stop' ? stack.stopProcess(name!) : stack.startProcess(name!);
+    action.then(
+      () => res.writeHead(204).end(),
+      (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 export default async function setup(project: TestProject) {
   const stack = await startStack({ namespace: 'e2e', ports: E2E_PORTS, logLevel: 'info' });
+  const control = await serveControl(stack);
   project.provide('baseUrl', stack.url);
+  project.provide('controlUrl', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   process.stdout.write(`e2e stack at ${stack.url} (logs: ${stack.logDir})\n`);
-  return () => stack.stop();
+  return async () => {
+    control.close();
+    await stack.stop();
+  };
 }

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrip, signUp, type Account } from '../support/api';
+import { createTrip, signUp, withServiceDown, type Account } from '../support/api';
 import { baseUrl, launchBrowser, makePng, screenshot } from '../support/browser';
 
 /**
@@ -145,14 +145,13 @@ describe('trips, trip detail, add trip and the journal box', () => {
   it('shows the spec message when the trips cannot be fetched, and a clear not-found page', async () => {
     const account = await signUp('Unlucky Traveller');
     const { context, page } = await openAs(browser, account);
-    await page.route('**/api/mytrips', (route) =>
-      route.fulfill({ status: 500, json: { error: 'internal', message: 'boom' } }),
-    );
-    await page.goto('/trips');
-    await eventually(() =>
-      page.getByRole('alert').filter({ hasText: 'Error: Failed to fetch trips' }).count(),
-    ).toBe(1);
-    await page.unroute('**/api/mytrips');
+    // the trips service really is down: the gateway answers 503 and the list says so
+    await withServiceDown('trips', async () => {
+      await page.goto('/trips');
+      await eventually(() =>
+        page.getByRole('alert').filter({ hasText: 'Error: Failed to fetch trips' }).count(),
+      ).toBe(1);
+    });
     await page.getByRole('button', { name: 'Try again' }).click();
     await eventually(() =>
       page.getByText('No trips available. Click "Add Trip" to create one!').count(),
@@ -341,26 +340,23 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await eventually(() => editor.count()).toBe(0);
     expect(await dialog(page).count()).toBe(1);
 
-    // a save that fails keeps the editor open and shows the server's message
-    await page.route('**/api/journal', (route) =>
-      route.fulfill({
-        status: 503,
-        json: { error: 'unavailable', message: 'Journal is resting, try again.' },
-      }),
-    );
-    await journal(page).getByRole('button', { name: 'Edit journal' }).click();
     const story =
       'Sunrise on the Seine, then the best croissant of my life.\nWorth the early flight.';
-    await editor.fill(story);
-    await journal(page).getByRole('button', { name: 'Save journal' }).click();
-    await eventually(() =>
-      journal(page)
-        .getByRole('alert')
-        .filter({ hasText: 'Journal is resting, try again.' })
-        .count(),
-    ).toBe(1);
-    expect(await editor.inputValue()).toBe(story);
-    await page.unroute('**/api/journal');
+    // the journal service really is down: the save fails, the editor stays open with the message
+    await withServiceDown('journal', async () => {
+      await journal(page).getByRole('button', { name: 'Edit journal' }).click();
+      await editor.fill(story);
+      await journal(page).getByRole('button', { name: 'Save journal' }).click();
+      await eventually(() =>
+        journal(page)
+          .getByRole('alert')
+          .filter({
+            hasText: 'The journal service is unavailable right now. Please try again shortly.',
+          })
+          .count(),
+      ).toBe(1);
+      expect(await editor.inputValue()).toBe(story);
+    });
     await screenshot(page, 'trips-info-journal-error-1440');
 
     // the real save: the click on the save icon wins over the textarea's blur
@@ -423,17 +419,19 @@ describe('trips, trip detail, add trip and the journal box', () => {
     ).toBe(true);
     expect(page.url()).toMatch(new RegExp(`/trip/${tripId}$`));
 
-    await page.route(`**/api/trips/${tripId}`, (route) =>
-      route.request().method() === 'DELETE'
-        ? route.fulfill({ status: 500, json: { error: 'internal', message: 'Storage is down.' } })
-        : route.continue(),
-    );
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await yes.click();
-    await eventually(() =>
-      confirm.getByRole('alert').filter({ hasText: 'Storage is down.' }).count(),
-    ).toBe(1);
-    await page.unroute(`**/api/trips/${tripId}`);
+    // the trips service really is down: the popup shows why and the trip stays
+    await withServiceDown('trips', async () => {
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await yes.click();
+      await eventually(() =>
+        confirm
+          .getByRole('alert')
+          .filter({
+            hasText: 'The trips service is unavailable right now. Please try again shortly.',
+          })
+          .count(),
+      ).toBe(1);
+    });
     await yes.click();
     await page.waitForURL('**/trips');
     await eventually(() =>
@@ -462,19 +460,18 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await page.getByLabel('Trip name').fill('Doomed');
     await pickPlace(page, 'Lisbon', 'Portugal');
     await page.getByRole('button', { name: 'Add destination' }).click();
-    await page.route('**/api/trips', (route) =>
-      route.fulfill({
-        status: 413,
-        json: { error: 'too_large', message: 'Photo too large: each photo must be at most 15 MB.' },
-      }),
-    );
-    await page.getByRole('button', { name: 'Save trip' }).click();
-    await eventually(() =>
-      page
-        .getByRole('alert')
-        .filter({ hasText: 'Photo too large: each photo must be at most 15 MB.' })
-        .count(),
-    ).toBe(1);
+    // the trips service really is down: the server's message shows and the form is kept
+    await withServiceDown('trips', async () => {
+      await page.getByRole('button', { name: 'Save trip' }).click();
+      await eventually(() =>
+        page
+          .getByRole('alert')
+          .filter({
+            hasText: 'The trips service is unavailable right now. Please try again shortly.',
+          })
+          .count(),
+      ).toBe(1);
+    });
     expect(page.url()).toMatch(/\/addTrip$/);
     expect(await page.locator('.draft-item').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Save trip' }).count()).toBe(1);

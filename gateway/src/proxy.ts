@@ -36,7 +36,7 @@ function upstreamError(service: ServiceName) {
       status = 503;
       message = `The ${service} service is unavailable right now. Please try again shortly.`;
     }
-    reply.request.log.warn({ service, code, causeCode, status }, 'upstream error');
+    reply.request.log.warn({ upstream: service, code, causeCode, status }, 'upstream error');
     void reply
       .code(status)
       .header('retry-after', '5')

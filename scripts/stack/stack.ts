@@ -23,6 +23,26 @@ export interface RunningStack {
   logDir: string;
   /** Stops every process (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the SIGTERM. */
   stop(options?: { alreadySignalled?: boolean }): Promise<void>;
+  /** Stops one process (tests use it to see how the product behaves when a service is down). */
+  stopProcess(name: string): Promise<void>;
+  /** Starts a stopped process again, with the same env, and waits until it is ready. */
+  startProcess(name: string): Promise<void>;
+}
+
+/** Sends SIGTERM (unless already sent) and waits for the exit, SIGKILL after 10 s. */
+function terminate(child: ChildProcess, alreadySignalled = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!alreadySignalled) child.kill('SIGTERM');
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 async function waitReady(name: string, port: number, child: ChildProcess, logFile: string) {
@@ -58,26 +78,14 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     dataDir,
     logLevel: options.logLevel ?? 'info',
   };
-  const children: { name: string; child: ChildProcess }[] = [];
+  const children = new Map<string, ChildProcess>();
+  const launchers = new Map<string, () => Promise<void>>();
   // never leave services behind: if this process ends for any reason, they end too
   process.once('exit', () => {
-    for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
   });
   const stop = async ({ alreadySignalled = false } = {}) => {
-    for (const { child } of [...children].reverse()) {
-      if (child.exitCode !== null) continue;
-      if (!alreadySignalled) child.kill('SIGTERM');
-      await new Promise<void>((r) => {
-        const t = setTimeout(() => {
-          child.kill('SIGKILL');
-          r();
-        }, 10_000);
-        child.once('exit', () => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
+    for (const child of [...children.values()].reverse()) await terminate(child, alreadySignalled);
   };
 
   try {
@@ -95,33 +103,59 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       });
       const logFile = join(logDir, `${proc.name}.log`);
       const log = createWriteStream(logFile, { flags: 'a' });
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: join(root, proc.dir),
-        env: {
-          ...process.env,
-          ...env,
-          NODE_ENV: process.env.NODE_ENV ?? 'production',
-          // the service exits if this supervisor disappears (e.g. killed with SIGKILL)
-          WAYFARER_SUPERVISOR_PID: String(process.pid),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push({ name: proc.name, child });
-      for (const stream of [child.stdout, child.stderr]) {
-        stream?.pipe(log, { end: false });
-        if (options.echo) {
-          stream?.on('data', (chunk: Buffer) => {
-            for (const line of chunk.toString().split('\n')) {
-              if (line) process.stdout.write(`[${proc.name}] ${line}\n`);
-            }
-          });
+      const launch = async () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          cwd: join(root, proc.dir),
+          env: {
+            ...process.env,
+            ...env,
+            NODE_ENV: process.env.NODE_ENV ?? 'production',
+            // the service exits if this supervisor disappears (e.g. killed with SIGKILL)
+            WAYFARER_SUPERVISOR_PID: String(process.pid),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        children.set(proc.name, child);
+        for (const stream of [child.stdout, child.stderr]) {
+          stream?.pipe(log, { end: false });
+          if (options.echo) {
+            stream?.on('data', (chunk: Buffer) => {
+              for (const line of chunk.toString().split('\n')) {
+                if (line) process.stdout.write(`[${proc.name}] ${line}\n`);
+              }
+            });
+          }
         }
-      }
-      await waitReady(proc.name, port, child, logFile);
+        await waitReady(proc.name, port, child, logFile);
+      };
+      launchers.set(proc.name, launch);
+      await launch();
     }
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: `http://localhost:${ctx.ports.gateway}`, ports: ctx.ports, logDir, stop };
+
+  const known = (name: string) => {
+    const launch = launchers.get(name);
+    if (!launch) throw new Error(`no process named ${name} in the stack`);
+    return launch;
+  };
+  return {
+    url: `http://localhost:${ctx.ports.gateway}`,
+    ports: ctx.ports,
+    logDir,
+    stop,
+    async stopProcess(name) {
+      known(name);
+      const child = children.get(name);
+      if (child) await terminate(child);
+    },
+    async startProcess(name) {
+      const launch = known(name);
+      const child = children.get(name);
+      if (child && child.exitCode === null && child.signalCode === null) return;
+      await launch();
+    },
+  };
 }
