@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, createTrip, eventually, signUp } from '../support/api';
+import { api, createTrip, eventually, signUp, withServiceDown } from '../support/api';
 
 /**
  * The trips and journal rows of the spec's /api table through the real gateway, across
@@ -72,6 +72,21 @@ describe('trips and journal across services', () => {
     expect((await api(`/api/trips/${trip._id}`, owner)).status).toBe(404);
     expect((await api(photo, owner)).status).toBe(404);
     await eventually(async () => (await api(`/api/journal/${lisbon._id}`, owner)).status === 404);
+  });
+
+  it('a journal service that was down catches up on the trips created meanwhile', async () => {
+    const owner = await signUp('Patient', 'trips-api');
+    const trip = await withServiceDown('journal', async () => {
+      const created = await createTrip(owner, 'While journal slept', places);
+      const journal = await api(`/api/journal/${created.destinations[0]!._id}`, owner);
+      expect(journal.status).toBe(503);
+      return created;
+    });
+    // back up: it reads the trip.created it missed from Kafka, so the owner can write
+    const destinationId = trip.destinations[0]!._id;
+    await eventually(
+      async () => (await api(`/api/journal/${destinationId}`, owner)).status === 200,
+    );
   });
 
   it('refuses a non-image photo and creates no trip', async () => {
