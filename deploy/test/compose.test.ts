@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEFAULT_PORTS, STACK } from '../../scripts/stack/services';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -31,16 +32,13 @@ const INFRA: Record<string, RegExp> = {
   mongo: /^mongo:7(\.|$)/,
   minio: /^minio\/minio(:|$)/,
 };
-const APPS: Record<string, { workspace: string; port: number }> = {
-  gateway: { workspace: 'gateway', port: 8080 },
-  auth: { workspace: 'services/auth', port: 4001 },
-  trips: { workspace: 'services/trips', port: 4002 },
-  bucketlist: { workspace: 'services/bucketlist', port: 4003 },
-  social: { workspace: 'services/social', port: 4004 },
-  journal: { workspace: 'services/journal', port: 4005 },
-  chat: { workspace: 'services/chat', port: 4006 },
-  places: { workspace: 'services/places', port: 4007 },
-};
+// The app services are the processes of the local stack (one registry for both), on the same ports.
+const APPS: Record<string, { workspace: string; port: number }> = Object.fromEntries(
+  STACK.map((proc) => [
+    proc.name,
+    { workspace: proc.dir, port: DEFAULT_PORTS[proc.name as keyof typeof DEFAULT_PORTS] },
+  ]),
+);
 
 function env(service: Service): Record<string, string> {
   const e = service.environment ?? {};
@@ -102,6 +100,7 @@ describe('docker-compose.yml', () => {
       if (name === 'gateway') continue;
       expect(e[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${app.port}`);
     }
+    expect(e.FRONTEND_DIST).toBe('/app/frontend/dist');
   });
 
   it('points app services only at hosts that exist in the file', () => {

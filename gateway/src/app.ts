@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { upstreamUrls, type GatewayConfig } from './config';
+import { contentSecurityPolicy } from './csp';
 import { registerProxies } from './proxy';
 import { registerSessionVerification } from './session';
 import { registerFrontend, spaFallback } from './static';
@@ -28,14 +29,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     name: 'gateway',
     logger: deps.logger,
     readiness: { redis: () => redis.ping() },
-    fastify: { trustProxy: false },
+    fastify: { trustProxy: config.TRUST_PROXY },
     ...(config.FRONTEND_DIST ? { notFound: spaFallback } : {}),
   });
 
+  const csp = contentSecurityPolicy(Boolean(config.GOOGLE_MAPS_API_KEY));
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('content-security-policy', csp);
+    }
     return payload;
   });
 

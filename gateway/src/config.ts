@@ -24,6 +24,21 @@ export const GatewayEnv = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Google Maps JS key for the browser (restrict it by HTTP referrer). Unset: keyless map. */
   GOOGLE_MAPS_API_KEY: z.string().min(1).optional(),
+  /**
+   * Which proxies in front of the gateway to trust for the client address (X-Forwarded-For):
+   * unset/false when the gateway is the edge; a hop count (e.g. 1 behind one Ingress), or a
+   * comma-separated list of proxy addresses/CIDRs. Rate limits and login throttles key on it.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): boolean | string | ((address: string, hop: number) => boolean) => {
+      if (v === undefined || v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (!/^\d+$/.test(v)) return v;
+      const hops = Number(v);
+      return (_address, hop) => hop < hops; // trust the first `hops` proxies
+    }),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;

@@ -211,6 +211,10 @@ describe('gateway', () => {
     const page = await gateway.inject({ url: '/trips', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>Wayfarer</title>');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('googleapis'); // no Maps key configured here
     const asset = await gateway.inject({ url: '/static/js/app-abc.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
@@ -239,6 +243,19 @@ describe('gateway', () => {
     const res = await gateway.inject({ url: '/healthz' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});
+
+describe('gateway config', () => {
+  it('reads TRUST_PROXY as off, a hop count or a list of proxies', () => {
+    const base = { PORT: '8080', REDIS_URL: 'redis://127.0.0.1:1' };
+    expect(GatewayEnv.parse(base).TRUST_PROXY).toBe(false);
+    const oneHop = GatewayEnv.parse({ ...base, TRUST_PROXY: '1' }).TRUST_PROXY;
+    expect(typeof oneHop === 'function' && [oneHop('10.0.0.1', 0), oneHop('10.0.0.2', 1)]).toEqual([
+      true,
+      false,
+    ]);
+    expect(GatewayEnv.parse({ ...base, TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY).toBe('10.0.0.0/8');
   });
 });
 

@@ -1,0 +1,634 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { DEFAULT_PORTS, STACK } from '../../scripts/stack/services';
+
+// Static checks of deploy/k8s (kustomize base + overlays). Every check is a function that
+// returns its problems, so the same rules run on the files as written and, when `kustomize`
+// or `kubectl` is on PATH, on what each overlay renders to.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const k8sDir = join(root, 'deploy/k8s');
+const rel = (file: string) => relative(root, file);
+
+// ------------------------------------------------------------------ types (the parts we read)
+type Labels = Record<string, string>;
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    secretKeyRef?: { name?: string; key?: string; optional?: boolean };
+    configMapKeyRef?: { name?: string; key?: string };
+    fieldRef?: unknown;
+  };
+}
+interface Probe {
+  httpGet?: { path?: string; port?: string | number };
+}
+interface Container {
+  name: string;
+  image?: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: {
+    requests?: { cpu?: string | number; memory?: string };
+    limits?: { cpu?: string | number; memory?: string };
+  };
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+  };
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  terminationGracePeriodSeconds?: number;
+  volumes?: { name: string; emptyDir?: object }[];
+}
+interface K8sObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; labels?: Labels };
+  // Deployment, Service, Ingress, PDB, NetworkPolicy, HPA, ConfigMap: only what is read
+  spec?: {
+    replicas?: number;
+    selector?: Labels | { matchLabels?: Labels };
+    template?: { metadata?: { labels?: Labels }; spec?: PodSpec };
+    ports?: { name?: string; port: number; targetPort?: string | number }[];
+    rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[];
+    podSelector?: {
+      matchLabels?: Labels;
+      matchExpressions?: { key: string; operator: string; values?: string[] }[];
+    };
+    ingress?: { from?: { podSelector?: { matchLabels?: Labels } }[] }[];
+    scaleTargetRef?: { kind?: string; name?: string };
+  };
+  data?: Record<string, string>;
+}
+interface Kustomization {
+  resources?: string[];
+  patches?: { path?: string; patch?: string; target?: { kind?: string; name?: string } }[];
+  patchesStrategicMerge?: string[];
+  patchesJson6902?: { path?: string }[];
+  configMapGenerator?: {
+    name: string;
+    behavior?: string;
+    literals?: string[];
+    envs?: string[];
+    files?: string[];
+  }[];
+  secretGenerator?: unknown[];
+}
+
+// ------------------------------------------------------------------ reading the files
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(entry) ? [path] : [];
+  });
+}
+
+function parseDocs(text: string, where: string): unknown[] {
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${where}: ${doc.errors[0]!.message}`);
+    return doc.toJS() as unknown;
+  });
+}
+
+const files = yamlFiles(k8sDir);
+const parsed = new Map(
+  files.map((file) => [file, parseDocs(readFileSync(file, 'utf8'), rel(file))]),
+);
+const kustomizationFiles = files.filter((f) => /(^|\/)kustomization\.ya?ml$/.test(f));
+const kustomizations = new Map(
+  kustomizationFiles.map((f) => [f, (parsed.get(f)![0] ?? {}) as Kustomization]),
+);
+
+/** Files that kustomizations use as patches: partial objects, not resources. */
+const patchFiles = new Set(
+  [...kustomizations].flatMap(([file, k]) =>
+    [
+      ...(k.patches ?? []).map((p) => p.path),
+      ...(k.patchesStrategicMerge ?? []),
+      ...(k.patchesJson6902 ?? []).map((p) => p.path),
+    ]
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => join(dirname(file), p)),
+  ),
+);
+
+const isObject = (v: unknown): v is K8sObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v;
+
+const baseKustomizationFile = join(k8sDir, 'base/kustomization.yaml');
+const baseKustomization = kustomizations.get(baseKustomizationFile) ?? {};
+/** The base's resources: the files it lists, parsed. */
+const baseObjects: K8sObject[] = (baseKustomization.resources ?? []).flatMap((r) => {
+  const file = join(k8sDir, 'base', r);
+  return existsSync(file) && statSync(file).isFile()
+    ? (parsed.get(file) ?? []).filter(isObject)
+    : [];
+});
+
+/** ConfigMaps by name: plain ConfigMap objects and configMapGenerator literals. */
+function configMapsOf(
+  objects: K8sObject[],
+  k?: Kustomization,
+): Map<string, Record<string, string>> {
+  const maps = new Map<string, Record<string, string>>();
+  for (const o of objects) {
+    if (o.kind === 'ConfigMap' && o.metadata?.name) maps.set(o.metadata.name, { ...o.data });
+  }
+  for (const g of k?.configMapGenerator ?? []) {
+    const data = { ...maps.get(g.name) };
+    for (const literal of g.literals ?? []) {
+      const eq = literal.indexOf('=');
+      data[literal.slice(0, eq)] = literal.slice(eq + 1);
+    }
+    maps.set(g.name, data);
+  }
+  return maps;
+}
+
+// ------------------------------------------------------------------ the rules
+const SECRET_NAME = /KEY|PASSWORD|SECRET|TOKEN|CREDENTIAL|^DATABASE_URL$|^MONGO_URL$|^REDIS_URL$/;
+const CREDENTIAL_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]+@/i;
+const PEM = /-----BEGIN [A-Z ]*KEY-----/;
+
+const apps = STACK.map((s) => s.name);
+const ports = DEFAULT_PORTS as unknown as Record<string, number>;
+const appOf = (o: K8sObject) => o.metadata?.name ?? '?';
+const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const podLabels = (d: K8sObject): Labels => d.spec?.template?.metadata?.labels ?? {};
+const selects = (selector: Labels | undefined, labels: Labels) =>
+  !!selector &&
+  Object.keys(selector).length > 0 &&
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
+const envOf = (d: K8sObject) => d.spec?.template?.spec?.containers?.[0]?.env ?? [];
+
+function portMatches(port: string | number | undefined, c: Container): boolean {
+  return (c.ports ?? []).some(
+    (p) => port === p.containerPort || (port !== undefined && port === p.name),
+  );
+}
+
+/** Everything a Deployment must have; returns what is wrong, with the Deployment's name. */
+function deploymentProblems(
+  d: K8sObject,
+  objects: K8sObject[],
+  configMaps: Map<string, Record<string, string>>,
+): string[] {
+  const name = appOf(d);
+  const problems: string[] = [];
+  const bad = (what: string) => problems.push(`${name}: ${what}`);
+  const pod = d.spec?.template?.spec;
+  const c = pod?.containers?.[0];
+  if (!pod || !c) return [`${name}: no pod template with a container`];
+
+  const matchLabels = (d.spec?.selector as { matchLabels?: Labels } | undefined)?.matchLabels;
+  if (!selects(matchLabels, podLabels(d))) bad('spec.selector does not select its own pod labels');
+  if (!c.image || !new RegExp(`(^|/)wayfarer/${name}[:@]`).test(c.image)) {
+    bad(`image ${c.image} is not wayfarer/${name} (built from the root Dockerfile)`);
+  }
+  const port = c.ports?.[0]?.containerPort;
+  if (!port) bad('no containerPort');
+
+  // probes
+  for (const [probe, path] of [
+    ['readinessProbe', '/readyz'],
+    ['livenessProbe', '/healthz'],
+  ] as const) {
+    const get = c[probe]?.httpGet;
+    if (get?.path !== path) bad(`${probe} must GET ${path} (has ${get?.path})`);
+    else if (!portMatches(get.port, c)) bad(`${probe} port ${get.port} is not a container port`);
+  }
+
+  // resources
+  const r = c.resources;
+  for (const key of ['requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']) {
+    const [group, res] = key.split('.') as ['requests' | 'limits', 'cpu' | 'memory'];
+    if (r?.[group]?.[res] === undefined) bad(`no resources.${key}`);
+  }
+
+  // security
+  const nonRoot = c.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
+  if (nonRoot !== true) bad('runAsNonRoot is not true');
+  // the image's USER is `node` (not a number): the kubelet can only enforce runAsNonRoot
+  // with a numeric runAsUser
+  const uid = c.securityContext?.runAsUser ?? pod.securityContext?.runAsUser;
+  if (typeof uid !== 'number' || uid === 0) bad('runAsUser must be a non-zero number');
+  if (c.securityContext?.allowPrivilegeEscalation !== false) bad('allowPrivilegeEscalation');
+  if (c.securityContext?.readOnlyRootFilesystem === true) {
+    const tmp = (c.volumeMounts ?? []).find((m) => m.mountPath === '/tmp');
+    const vol = pod.volumes?.find((v) => v.name === tmp?.name);
+    if (!vol?.emptyDir) bad('read-only root filesystem without an emptyDir at /tmp (tsx, uploads)');
+  }
+  if ((pod.terminationGracePeriodSeconds ?? 30) < 15) bad('terminationGracePeriodSeconds < 15');
+
+  // env
+  const env = new Map((c.env ?? []).map((e) => [e.name, e]));
+  if (env.get('HOST')?.value !== '0.0.0.0') bad('HOST must be 0.0.0.0');
+  if (port && env.get('PORT')?.value !== String(port)) bad(`PORT must be ${port}`);
+  for (const e of c.env ?? []) {
+    if (SECRET_NAME.test(e.name)) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (e.value !== undefined || !ref?.name || !ref.key) {
+        bad(`${e.name} must come from valueFrom.secretKeyRef, not a literal or a ConfigMap`);
+      }
+    }
+    if (e.value !== undefined && (CREDENTIAL_IN_URL.test(e.value) || PEM.test(e.value))) {
+      bad(`${e.name} holds a credential literally`);
+    }
+    const cm = e.valueFrom?.configMapKeyRef;
+    if (cm && configMaps.get(cm.name ?? '')?.[cm.key ?? ''] === undefined) {
+      bad(`${e.name} refers to ${cm.name}.${cm.key}, which does not exist`);
+    }
+  }
+  for (const from of c.envFrom ?? []) {
+    if (from.configMapRef && !configMaps.has(from.configMapRef.name)) {
+      bad(`envFrom ConfigMap ${from.configMapRef.name} does not exist`);
+    }
+  }
+  if (env.has('SESSION_KEY_DIR')) bad('SESSION_KEY_DIR: no shared key dir in Kubernetes');
+
+  // its Service
+  const services = byKind(objects, 'Service').filter((s) =>
+    selects(s.spec?.selector as Labels | undefined, podLabels(d)),
+  );
+  if (services.length === 0) bad('no Service selects its pods');
+  for (const s of services) {
+    for (const p of s.spec?.ports ?? []) {
+      if (!portMatches(p.targetPort ?? p.port, c)) {
+        bad(`Service ${appOf(s)} targets port ${p.targetPort ?? p.port}, not a container port`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The rules across Deployments: session keys, upstream URLs, ingress, PDB, network policy. */
+function stackProblems(
+  objects: K8sObject[],
+  configMaps: Map<string, Record<string, string>>,
+): string[] {
+  const problems: string[] = [];
+  const deployments = new Map(byKind(objects, 'Deployment').map((d) => [appOf(d), d]));
+  const services = byKind(objects, 'Service');
+  const envValue = (e: EnvVar | undefined) => {
+    const cm = e?.valueFrom?.configMapKeyRef;
+    return cm ? configMaps.get(cm.name ?? '')?.[cm.key ?? ''] : e?.value;
+  };
+
+  for (const app of apps) {
+    const d = deployments.get(app);
+    if (!d) {
+      problems.push(`${app} (scripts/stack/services.ts STACK) has no Deployment`);
+      continue;
+    }
+    const port = d.spec?.template?.spec?.containers?.[0]?.ports?.[0]?.containerPort;
+    if (port !== ports[app])
+      problems.push(`${app}: listens on ${port}, the stack says ${ports[app]}`);
+  }
+
+  // session keys: the private key only in auth, the public key only in the gateway
+  for (const [name, d] of deployments) {
+    const env = new Map(envOf(d).map((e) => [e.name, e]));
+    const wantPrivate = name === 'auth';
+    const wantPublic = name === 'gateway';
+    for (const [key, want] of [
+      ['SESSION_PRIVATE_KEY', wantPrivate],
+      ['SESSION_PUBLIC_KEY', wantPublic],
+    ] as const) {
+      const has = !!env.get(key)?.valueFrom?.secretKeyRef;
+      if (has !== want) problems.push(`${name}: ${want ? 'needs' : 'must not get'} ${key}`);
+    }
+  }
+
+  // the gateway's upstreams are the Services
+  const gateway = deployments.get('gateway');
+  if (gateway) {
+    const env = new Map(envOf(gateway).map((e) => [e.name, e]));
+    // the image builds the frontend there (root Dockerfile); unset, the gateway serves only /api
+    if (envValue(env.get('FRONTEND_DIST')) !== '/app/frontend/dist') {
+      problems.push('gateway: FRONTEND_DIST must be /app/frontend/dist');
+    }
+    for (const app of apps.filter((a) => a !== 'gateway')) {
+      const key = `${app.toUpperCase()}_URL`;
+      const url = envValue(env.get(key));
+      const m = /^http:\/\/([a-z0-9-]+):(\d+)$/.exec(url ?? '');
+      const svc = services.find((s) => appOf(s) === m?.[1]);
+      if (!m || !svc || !svc.spec?.ports?.some((p) => p.port === Number(m[2]))) {
+        problems.push(`gateway: ${key}=${url} is not http://<Service>:<its port>`);
+      } else if (!selects(svc.spec.selector as Labels, podLabels(deployments.get(app) ?? {}))) {
+        problems.push(`gateway: ${key} points at Service ${m[1]}, which does not select ${app}`);
+      }
+    }
+    const gatewayServices = services
+      .filter((s) => selects(s.spec?.selector as Labels, podLabels(gateway)))
+      .map(appOf);
+    const ingresses = byKind(objects, 'Ingress');
+    if (ingresses.length === 0) problems.push('no Ingress');
+    for (const ing of ingresses) {
+      for (const rule of ing.spec?.rules ?? []) {
+        for (const path of rule.http?.paths ?? []) {
+          const to = path.backend?.service?.name ?? '';
+          if (!gatewayServices.includes(to))
+            problems.push(`Ingress routes to ${to}, not the gateway`);
+        }
+      }
+    }
+    const pdbs = byKind(objects, 'PodDisruptionBudget').filter((p) =>
+      selects((p.spec?.selector as { matchLabels?: Labels })?.matchLabels, podLabels(gateway)),
+    );
+    if (pdbs.length === 0) problems.push('no PodDisruptionBudget for the gateway');
+  }
+
+  // only the gateway may reach the services (they trust its identity headers)
+  const policies = byKind(objects, 'NetworkPolicy');
+  for (const [name, d] of deployments) {
+    if (name === 'gateway') continue;
+    const labels = podLabels(d);
+    const covering = policies.filter((p) => {
+      const sel = p.spec?.podSelector;
+      if (!sel) return false;
+      const exprs = (sel.matchExpressions ?? []).every(
+        (e) => e.operator === 'In' && (e.values ?? []).includes(labels[e.key] ?? ''),
+      );
+      return exprs && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+    });
+    const onlyGateway = covering.some((p) =>
+      (p.spec?.ingress ?? []).every((rule) =>
+        (rule.from ?? [{}]).every(
+          (f) => !!gateway && selects(f.podSelector?.matchLabels, podLabels(gateway)),
+        ),
+      ),
+    );
+    if (!onlyGateway) problems.push(`${name}: no NetworkPolicy lets only the gateway in`);
+  }
+  return problems;
+}
+
+/** No credential in a ConfigMap, no Secret object, no secretGenerator, no PEM anywhere. */
+function secretProblems(objects: K8sObject[], configMaps: Map<string, Record<string, string>>) {
+  const problems: string[] = [];
+  for (const o of objects) {
+    if (o.kind === 'Secret') problems.push(`Secret ${appOf(o)} is committed: create it in-cluster`);
+  }
+  for (const [name, data] of configMaps) {
+    for (const [key, value] of Object.entries(data)) {
+      if (SECRET_NAME.test(key)) problems.push(`ConfigMap ${name} holds ${key}: use a Secret`);
+      if (CREDENTIAL_IN_URL.test(value) || PEM.test(value)) {
+        problems.push(`ConfigMap ${name}.${key} holds a credential`);
+      }
+    }
+  }
+  return problems;
+}
+
+// ------------------------------------------------------------------ the files as written
+describe('deploy/k8s files', () => {
+  it('parse, and hold no committed secret', () => {
+    expect(files.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const file of files) {
+      if (PEM.test(readFileSync(file, 'utf8'))) problems.push(`${rel(file)} holds a PEM key`);
+      for (const doc of parsed.get(file)!) {
+        if (isObject(doc) && doc.kind === 'Secret') problems.push(`${rel(file)} is a Secret`);
+      }
+    }
+    for (const [file, k] of kustomizations) {
+      if (k.secretGenerator) problems.push(`${rel(file)}: secretGenerator (never commit secrets)`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has the base and the dev and prod overlays', () => {
+    expect(kustomizationFiles.map(rel).sort()).toEqual(
+      [
+        'deploy/k8s/base/kustomization.yaml',
+        'deploy/k8s/overlays/dev/kustomization.yaml',
+        'deploy/k8s/overlays/prod/kustomization.yaml',
+      ].sort(),
+    );
+  });
+
+  it.each(kustomizationFiles.map(rel))('%s: every resource and patch file exists', (file) => {
+    const k = kustomizations.get(join(root, file))!;
+    const dir = dirname(join(root, file));
+    const missing: string[] = [];
+    for (const r of k.resources ?? []) {
+      const path = join(dir, r);
+      const ok = existsSync(path)
+        ? statSync(path).isFile() || existsSync(join(path, 'kustomization.yaml'))
+        : false;
+      if (!ok) missing.push(`resource ${r}`);
+    }
+    for (const p of [
+      ...(k.patches ?? []).map((x) => x.path),
+      ...(k.patchesStrategicMerge ?? []),
+      ...(k.patchesJson6902 ?? []).map((x) => x.path),
+      ...(k.configMapGenerator ?? []).flatMap((g) => [...(g.envs ?? []), ...(g.files ?? [])]),
+    ]) {
+      if (p !== undefined && !existsSync(join(dir, p.replace(/^[^=]+=/, '')))) {
+        missing.push(`patch/file ${p}`);
+      }
+    }
+    for (const p of k.patches ?? []) {
+      if (!p.path && !p.patch) missing.push('a patch with neither path nor patch');
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('uses every YAML file under deploy/k8s (no stray manifest)', () => {
+    const used = new Set([...kustomizationFiles, ...patchFiles]);
+    for (const [file, k] of kustomizations) {
+      for (const r of k.resources ?? []) used.add(join(dirname(file), r));
+    }
+    expect(files.filter((f) => !used.has(f)).map(rel)).toEqual([]);
+  });
+
+  it('patches only objects the base defines (patch files with kind and name)', () => {
+    const known = new Set(baseObjects.map((o) => `${o.kind}/${appOf(o)}`));
+    const problems: string[] = [];
+    for (const [file, k] of kustomizations) {
+      for (const p of k.patches ?? []) {
+        if (p.target?.name && p.target.kind) {
+          if (!known.has(`${p.target.kind}/${p.target.name}`)) {
+            problems.push(`${rel(file)}: target ${p.target.kind}/${p.target.name} is unknown`);
+          }
+        }
+        if (!p.path) continue;
+        const docs = parsed.get(join(dirname(file), p.path)) ?? [];
+        for (const doc of docs) {
+          if (Array.isArray(doc)) {
+            // JSON 6902: needs a target
+            if (!p.target?.kind)
+              problems.push(`${rel(file)}: ${p.path} is JSON 6902 without target`);
+          } else if (isObject(doc) && !known.has(`${doc.kind}/${appOf(doc)}`)) {
+            problems.push(`${p.path}: ${doc.kind}/${appOf(doc)} is not in the base`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  describe('base', () => {
+    const configMaps = configMapsOf(baseObjects, baseKustomization);
+    const deployments = byKind(baseObjects, 'Deployment');
+
+    it('has the Namespace wayfarer and puts everything in it', () => {
+      expect(byKind(baseObjects, 'Namespace').map(appOf)).toEqual(['wayfarer']);
+      expect((baseKustomization as { namespace?: string }).namespace).toBe('wayfarer');
+    });
+
+    it('has a Deployment for every app of scripts/stack/services.ts STACK', () => {
+      expect(apps.length).toBeGreaterThan(0);
+      expect(deployments.map(appOf).sort()).toEqual([...apps].sort());
+    });
+
+    it.each(deployments.map((d) => [appOf(d), d] as const))(
+      '%s: probes, resources, security, env from ConfigMap and Secrets, a Service',
+      (_name, d) => {
+        expect(deploymentProblems(d, baseObjects, configMaps)).toEqual([]);
+      },
+    );
+
+    it.each(deployments.map((d) => [appOf(d), d] as const))(
+      '%s runs at least 2 replicas (safe to scale)',
+      (_name, d) => {
+        expect(d.spec?.replicas).toBeGreaterThanOrEqual(2);
+      },
+    );
+
+    it('keys: gateway public only, auth private only; upstreams, Ingress, PDB, NetworkPolicy', () => {
+      expect(stackProblems(baseObjects, configMaps)).toEqual([]);
+    });
+
+    it('keeps credentials out of the ConfigMap and asks for COOKIE_SECURE=true', () => {
+      expect(secretProblems(baseObjects, configMaps)).toEqual([]);
+      expect(configMaps.get('wayfarer-config')?.COOKIE_SECURE).toBe('true');
+    });
+
+    it('documents every Secret it uses in deploy/k8s/README.md, with a kubectl command', () => {
+      const readme = readFileSync(join(k8sDir, 'README.md'), 'utf8');
+      const refs = new Map<string, Set<string>>();
+      for (const d of deployments) {
+        for (const e of envOf(d)) {
+          const ref = e.valueFrom?.secretKeyRef;
+          if (ref?.name) refs.set(ref.name, (refs.get(ref.name) ?? new Set()).add(ref.key ?? ''));
+        }
+      }
+      const missing: string[] = [];
+      for (const [secret, keys] of refs) {
+        const command = new RegExp(`kubectl (-n \\S+ )?create secret generic ${secret}\\b`);
+        if (!command.test(readme)) missing.push(secret);
+        for (const key of keys) if (!readme.includes(key)) missing.push(`${secret}.${key}`);
+      }
+      expect(refs.size).toBeGreaterThan(0);
+      expect(missing).toEqual([]);
+    });
+  });
+
+  describe('overlays as written', () => {
+    const literals = (overlay: string) =>
+      configMapsOf(
+        [],
+        kustomizations.get(join(k8sDir, `overlays/${overlay}/kustomization.yaml`)),
+      ).get('wayfarer-config') ?? {};
+
+    it('dev: debug logs, no Secure cookie (plain HTTP), 1 replica for every Deployment', () => {
+      expect(literals('dev')).toMatchObject({ LOG_LEVEL: 'debug', COOKIE_SECURE: 'false' });
+      const k = kustomizations.get(join(k8sDir, 'overlays/dev/kustomization.yaml'))!;
+      const replicaPatch = (k.patches ?? []).find(
+        (p) => p.target?.kind === 'Deployment' && !p.target.name && p.path,
+      );
+      const ops = (parsed.get(join(k8sDir, 'overlays/dev', replicaPatch?.path ?? ''))?.[0] ??
+        []) as { op: string; path: string; value?: unknown }[];
+      expect(ops).toContainEqual({ op: 'replace', path: '/spec/replicas', value: 1 });
+    });
+
+    it('prod: COOKIE_SECURE stays true', () => {
+      expect(literals('prod').COOKIE_SECURE ?? 'true').toBe('true');
+    });
+  });
+});
+
+// ------------------------------------------------------------------ what kustomize renders
+function findRenderer(): string[] | undefined {
+  for (const cmd of [
+    ['kustomize', 'build'],
+    ['kubectl', 'kustomize'],
+  ]) {
+    const probe = spawnSync(
+      cmd[0]!,
+      cmd[0] === 'kustomize' ? ['version'] : ['version', '--client'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (probe.status === 0) return cmd;
+  }
+  return undefined;
+}
+const renderer = findRenderer();
+
+function render(dir: string): K8sObject[] {
+  const [cmd, ...args] = renderer!;
+  const out = spawnSync(cmd!, [...args, join(k8sDir, dir)], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${renderer!.join(' ')} ${dir} failed:\n${out.stderr}`);
+  return parseDocs(out.stdout, dir).filter(isObject);
+}
+
+describe.skipIf(!renderer)(`rendered with ${renderer?.join(' ') ?? 'kustomize'}`, () => {
+  it.each(['base', 'overlays/dev', 'overlays/prod'])('%s passes every rule', (dir) => {
+    const objects = render(dir);
+    const configMaps = configMapsOf(objects);
+    const problems = [
+      ...byKind(objects, 'Deployment').flatMap((d) => deploymentProblems(d, objects, configMaps)),
+      ...stackProblems(objects, configMaps),
+      ...secretProblems(objects, configMaps),
+    ];
+    for (const o of objects) {
+      const ns = (o.metadata as { namespace?: string } | undefined)?.namespace;
+      if (o.kind !== 'Namespace' && ns !== 'wayfarer')
+        problems.push(`${o.kind}/${appOf(o)}: namespace ${ns}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('dev: 1 replica each, debug, COOKIE_SECURE=false', () => {
+    const objects = render('overlays/dev');
+    for (const d of byKind(objects, 'Deployment')) expect(d.spec?.replicas, appOf(d)).toBe(1);
+    const [config] = byKind(objects, 'ConfigMap').filter((c) =>
+      appOf(c).startsWith('wayfarer-config'),
+    );
+    expect(config?.data).toMatchObject({ LOG_LEVEL: 'debug', COOKIE_SECURE: 'false' });
+  });
+
+  it('prod: COOKIE_SECURE=true, the gateway scaled by an HPA, the others by replicas ≥ 2', () => {
+    const objects = render('overlays/prod');
+    const [config] = byKind(objects, 'ConfigMap').filter((c) =>
+      appOf(c).startsWith('wayfarer-config'),
+    );
+    expect(config?.data?.COOKIE_SECURE).toBe('true');
+    const hpaTargets = byKind(objects, 'HorizontalPodAutoscaler').map(
+      (h) => `${h.spec?.scaleTargetRef?.kind}/${h.spec?.scaleTargetRef?.name}`,
+    );
+    for (const d of byKind(objects, 'Deployment')) {
+      if (hpaTargets.includes(`Deployment/${appOf(d)}`)) continue;
+      expect(d.spec?.replicas, appOf(d)).toBeGreaterThanOrEqual(2);
+    }
+    expect(hpaTargets).toContain('Deployment/gateway');
+  });
+});
