@@ -136,12 +136,16 @@ require_go() {
 
 # ---------------------------------------------------------------- processes
 # alive PID: the process exists and is not a zombie (an exited child waiting to be reaped by
-# init, which on some machines happens only about once a second).
+# init, which on some machines happens only about once a second). A zombie *leader* whose other
+# threads still run is alive: a JVM shutting down looks like that, and still holds its ports.
 alive() {
-  local state
+  local state tasks
   kill -0 "$1" 2>/dev/null || return 1
   state="$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)"   # after "(comm) "
-  [[ -n "$state" && "$state" != Z ]]
+  [[ -n "$state" ]] || return 1
+  [[ "$state" != Z ]] && return 0
+  tasks="$(find "/proc/$1/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
+  ((tasks > 1))
 }
 
 # pid_of NAME: prints the pid when the recorded process is alive and still the one we started
