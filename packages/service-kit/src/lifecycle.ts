@@ -21,16 +21,12 @@ export interface RunOptions {
 export async function runService(options: RunOptions): Promise<void> {
   const { app, logger } = options;
   let closing = false;
-  let closingSince = 0;
   const shutdown = async (signal: string) => {
+    // (the local stack runner does not repeat a Ctrl-C its services already received)
     if (closing) {
-      // Ctrl-C reaches the whole process group, then the local supervisor asks again: ignore
-      // a repeat within a second, exit at once on a later one
-      if (Date.now() - closingSince < 1000) return;
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    closingSince = Date.now();
     closing = true;
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
