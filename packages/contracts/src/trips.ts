@@ -12,6 +12,8 @@ export const TripLimits = {
   photosPerDestinationMax: 10,
   photosPerTripMax: 40,
   photoMaxBytes: 15 * 1024 * 1024,
+  /** Total bytes of all photos of one trip (what the service refuses with 413 beyond). */
+  photosTotalMaxBytes: 100 * 1024 * 1024,
 } as const;
 
 /** `YYYY-MM-DD` (the spec's date inputs); also accepts a full ISO timestamp and keeps its date. */
