@@ -56,6 +56,8 @@ export const kafkaEnv = {
     .string()
     .regex(/^[A-Za-z0-9._-]{0,100}$/, 'may only hold letters, digits, ".", "_" and "-"')
     .default(''),
+  /** How often the outbox relay looks for pending events besides being kicked (default 250). */
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
 };
 
 /** A consumer group id: the service's group `name` behind the stack's KAFKA_GROUP_PREFIX. */

@@ -6,5 +6,6 @@ export * from './identity';
 export * from './logger';
 export * from './http';
 export * from './lifecycle';
+export * from './service';
 export * from './kafka';
 export * from './relay';

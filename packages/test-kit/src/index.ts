@@ -2,4 +2,5 @@ export * from './infra';
 export * from './helpers';
 export * from './buckets';
 export * from './forms';
+export * from './service-env';
 export { infraEnv } from './containers';

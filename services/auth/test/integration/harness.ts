@@ -1,75 +1,48 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Redis } from 'ioredis';
 import { IdentityHeaders, SESSION_COOKIE } from '@wayfarer/contracts';
-import { createKafka, createLogger, type OutboxRelay } from '@wayfarer/service-kit';
-import { createPgPool, migrate, startOutboxRelay, type Pool } from '@wayfarer/service-kit/pg';
-import { ObjectStore } from '@wayfarer/storage';
+import { loadConfig } from '@wayfarer/service-kit';
 import {
   dropBucket,
   dropDatabase,
   freshDatabase,
   multipartBody,
-  testInfra,
+  testServiceEnv,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { buildApp, type AuthDeps } from '../../src/app';
-import { PUBLISHED_TOPICS } from '../../src/events/outbox';
-import { migrations } from '../../src/store/migrations';
-import { connectRedis } from '../../src/store/redis';
+import { AuthEnv } from '../../src/config';
+import { createService, type AuthService } from '../../src/service';
 
-export interface Harness {
-  app: FastifyInstance;
-  pool: Pool;
-  redis: Redis;
-  avatars: ObjectStore;
-  relay: OutboxRelay;
-  signingKey: KeyObject;
-  bucket: string;
-  close(): Promise<void>;
-}
+export type Harness = AuthService & { bucket: string };
 
-/** auth wired to real stores: a fresh database and a fresh bucket for this test file. */
-export async function startAuth(overrides: Partial<AuthDeps> = {}): Promise<Harness> {
-  const infra = testInfra();
+/** auth booted by its composition root on a fresh database and a fresh bucket for this file. */
+export async function startAuth(): Promise<Harness> {
   const dbUrl = await freshDatabase('auth');
-  const pool = createPgPool(dbUrl);
-  await migrate(pool, migrations);
-  const redis = connectRedis(infra.redisUrl);
   const bucket = `t-avatars-${uniqueSuffix()}`;
-  const avatars = ObjectStore.connect({ ...infra.s3, region: 'us-east-1', bucket });
-  await avatars.ensureBucket();
-  const logger = createLogger('auth-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const kafka = createKafka({
-    clientId: `auth-test-${uniqueSuffix()}`,
-    brokers: infra.kafkaBrokers,
-    logger,
+  const env = loadConfig(
+    AuthEnv,
+    testServiceEnv({
+      DATABASE_URL: dbUrl,
+      AVATAR_BUCKET: bucket,
+      SESSION_PRIVATE_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
+    }),
+  );
+  const dropStores = async () => {
+    await dropDatabase(dbUrl);
+    await dropBucket(bucket);
+  };
+  const svc = await createService(env).catch(async (err: unknown) => {
+    await dropStores();
+    throw err;
   });
-  const relay = startOutboxRelay({
-    pool,
-    kafka,
-    logger,
-    topics: PUBLISHED_TOPICS,
-    pollIntervalMs: 100,
-  });
-  const signingKey = generateKeyPairSync('ed25519').privateKey;
-  const app = buildApp({ logger, pool, redis, avatars, signingKey, relay, ...overrides });
-  await app.ready();
   return {
-    app,
-    pool,
-    redis,
-    avatars,
-    relay,
-    signingKey,
+    ...svc,
     bucket,
     async close() {
-      await app.close();
-      await relay.stop();
-      redis.disconnect();
-      await pool.end();
-      await dropDatabase(dbUrl);
-      await dropBucket(bucket);
+      await svc.close();
+      await dropStores();
     },
   };
 }
