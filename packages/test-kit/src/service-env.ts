@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import { testInfra } from './infra';
 import { testKafka, uniqueSuffix } from './helpers';
 
@@ -33,5 +34,16 @@ export async function dropConsumerGroups(groupIds: string[]): Promise<void> {
     // a group still settling after its consumer left: harmless, Kafka expires it later
   } finally {
     await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Drops a test's MongoDB database (after the service using it closed its own client). */
+export async function dropMongoDatabase(name: string): Promise<void> {
+  const client = new MongoClient(testInfra().mongoUrl, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    await client.db(name).dropDatabase();
+  } finally {
+    await client.close();
   }
 }

@@ -9,14 +9,15 @@ import {
   type Trip,
 } from '@wayfarer/contracts';
 import { createProducer } from '@wayfarer/service-kit';
+import { testKafka } from '@wayfarer/test-kit';
 import { png } from '../fixtures';
-import { as, createSimpleTrip, eventually, newUserId, startTrips, type Harness } from './harness';
+import { as, createSimpleTrip, newUserId, startTrips, type Harness } from './harness';
 
 let h: Harness;
 let producer: Producer;
 beforeAll(async () => {
-  h = await startTrips({ consumer: true });
-  producer = createProducer(h.kafka);
+  h = await startTrips();
+  producer = createProducer(testKafka());
   await producer.connect();
 });
 afterAll(async () => {
@@ -50,10 +51,12 @@ describe('photos of friends (projection of social.friendship.v1)', () => {
     await publish(
       makeEvent(FriendshipCreated, friendshipId(owner, friend), { userIds: [friend, owner] }),
     );
-    await eventually(() => h.friendships.areFriends(owner, friend), {
-      what: 'the friendship to be projected',
-      timeoutMs: 45_000,
-    });
+    await expect
+      .poll(() => h.friendships.areFriends(owner, friend), {
+        message: 'the friendship to be projected',
+        timeout: 45_000,
+      })
+      .toBe(true);
     const res = await h.app.inject({ url, headers: as(friend) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');
@@ -80,20 +83,24 @@ describe('photos of friends (projection of social.friendship.v1)', () => {
     // same key as the good event after it: same partition, so it is read first
     await publish({ ...broken, payload: { userIds: 'not a pair' } } as never);
     await publish(makeEvent(FriendshipCreated, id, { userIds: [owner, other] }));
-    await eventually(() => h.friendships.areFriends(owner, other), {
-      what: 'the good event after the broken one to be projected',
-      timeoutMs: 45_000,
-    });
+    await expect
+      .poll(() => h.friendships.areFriends(owner, other), {
+        message: 'the good event after the broken one to be projected',
+        timeout: 45_000,
+      })
+      .toBe(true);
   });
 
   it('after friendship.removed: 404 again', async () => {
     await publish(
       makeEvent(FriendshipRemoved, friendshipId(owner, friend), { userIds: [owner, friend] }),
     );
-    await eventually(async () => !(await h.friendships.areFriends(owner, friend)), {
-      what: 'the friendship to be removed',
-      timeoutMs: 45_000,
-    });
+    await expect
+      .poll(() => h.friendships.areFriends(owner, friend), {
+        message: 'the friendship to be removed',
+        timeout: 45_000,
+      })
+      .toBe(false);
     expect((await h.app.inject({ url, headers: as(friend) })).statusCode).toBe(404);
     expect((await h.app.inject({ url, headers: as(owner) })).statusCode).toBe(200);
   });

@@ -1,112 +1,51 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Consumer, Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
 import { IdentityHeaders, type Trip } from '@wayfarer/contracts';
-import { createKafka, createLogger, startConsumer, type OutboxRelay } from '@wayfarer/service-kit';
-import {
-  connectMongo,
-  FriendshipProjection,
-  startMongoOutboxRelay,
-} from '@wayfarer/service-kit/mongo';
-import { ObjectStore } from '@wayfarer/storage';
+import { groupId, loadConfig } from '@wayfarer/service-kit';
 import {
   dropBucket,
+  dropConsumerGroups,
+  dropMongoDatabase,
   multipartBody,
-  testInfra,
+  testServiceEnv,
   uniqueSuffix,
   type FormFile,
 } from '@wayfarer/test-kit';
-import { buildApp, type TripsDeps } from '../../src/app';
-import { friendshipConsumer } from '../../src/events/friendships';
-import { PUBLISHED_TOPICS } from '../../src/events/outbox';
-import { TripsRepo } from '../../src/store/trips';
+import { TripsEnv } from '../../src/config';
+import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
+import { createService, type TripsService, type TripsServiceOptions } from '../../src/service';
 
-export interface Harness {
-  app: FastifyInstance;
-  db: Db;
-  trips: TripsRepo;
-  photos: ObjectStore;
-  friendships: FriendshipProjection;
-  kafka: Kafka;
-  relay: OutboxRelay;
-  consumer: Consumer | null;
-  bucket: string;
-  close(): Promise<void>;
-}
+export type Harness = TripsService & { bucket: string };
 
 /**
- * trips wired to real stores: a fresh MongoDB database and a fresh bucket for this test file,
- * the outbox relay to the real Kafka, and (optionally) the friendship consumer.
+ * trips booted by its composition root on a fresh MongoDB database and a fresh bucket for this
+ * test file, with its own consumer group (joined before this resolves, reading only what is
+ * published from now on). `close()` also drops the database, the bucket and the group.
  */
 export async function startTrips(
-  options: { consumer?: boolean; overrides?: Partial<TripsDeps> } = {},
+  options: Omit<TripsServiceOptions, 'skipHistory'> = {},
 ): Promise<Harness> {
-  const infra = testInfra();
   const suffix = uniqueSuffix();
-  const { client, db } = await connectMongo(infra.mongoUrl, `t_trips_${suffix}`);
-  const trips = new TripsRepo(db);
-  await trips.init();
-  const friendships = new FriendshipProjection(db);
-  await friendships.init();
   const bucket = `t-photos-${suffix}`;
-  const photos = ObjectStore.connect({ ...infra.s3, region: 'us-east-1', bucket });
-  await photos.ensureBucket();
-  const logger = createLogger('trips-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const kafka = createKafka({
-    clientId: `trips-test-${suffix}`,
-    brokers: infra.kafkaBrokers,
-    logger,
-  });
-  const relay = startMongoOutboxRelay({
-    collections: [trips.collection],
-    kafka,
-    logger,
-    topics: PUBLISHED_TOPICS,
-    pollIntervalMs: 100,
-  });
-  const dropStores = async () => {
-    await db.dropDatabase().catch(() => undefined);
-    await client.close();
+  const env = loadConfig(
+    TripsEnv,
+    testServiceEnv({ MONGO_DB: `t_trips_${suffix}`, PHOTO_BUCKET: bucket }),
+  );
+  const svc = await createService(env, { ...options, skipHistory: true });
+  const close = async () => {
+    await svc.close();
+    // a join still in progress (Kafka slow) leaves the group by itself once done
+    await svc.consumer.started;
+    await dropConsumerGroups([groupId(env, FRIENDSHIP_CONSUMER)]);
+    await dropMongoDatabase(env.MONGO_DB);
     await dropBucket(bucket);
   };
-  let consumer: Consumer | null = null;
   try {
-    if (options.consumer) {
-      consumer = await startConsumer(
-        friendshipConsumer({
-          kafka,
-          db,
-          projection: friendships,
-          logger,
-          groupId: `trips-friendships-test-${suffix}`,
-        }),
-      );
-    }
+    await svc.consumer.started;
   } catch (err) {
-    // e.g. Kafka restarted by another suite: leave no database or bucket behind
-    await relay.stop();
-    await dropStores();
+    await close();
     throw err;
   }
-  const app = buildApp({ logger, db, photos, friendships, relay, ...options.overrides });
-  await app.ready();
-  return {
-    app,
-    db,
-    trips,
-    photos,
-    friendships,
-    kafka,
-    relay,
-    consumer,
-    bucket,
-    async close() {
-      await app.close();
-      await consumer?.disconnect();
-      await relay.stop();
-      await dropStores();
-    },
-  };
+  return { ...svc, bucket, close };
 }
 
 /** Headers the gateway forwards for a signed-in user. */
@@ -185,17 +124,4 @@ export async function createSimpleTrip(
   );
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
   return res.json<Trip>();
-}
-
-/** Polls `check` until it returns true or `timeoutMs` passes. */
-export async function eventually(
-  check: () => Promise<boolean>,
-  { timeoutMs = 20_000, intervalMs = 100, what = 'condition' } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }

@@ -1,10 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TripLimits, type Trip } from '@wayfarer/contracts';
-import { createLogger } from '@wayfarer/service-kit';
-import type { ObjectStore } from '@wayfarer/storage';
-import { buildApp, type TripsDeps } from '../../src/app';
-import type { TripsRepo } from '../../src/store/trips';
 import { HTML, largeJpeg, png, SVG, TEXT } from '../fixtures';
 import {
   as,
@@ -262,60 +258,39 @@ describe('photos that are not images, or too large: 4xx, no trip, no objects', (
 });
 
 describe('storage failures: no trip half-created', () => {
-  /** The app with some of its stores replaced. */
-  function appWith(overrides: Partial<TripsDeps>) {
-    return buildApp({
-      logger: createLogger('trips-test', 'silent'),
-      db: h.db,
-      photos: h.photos,
-      friendships: { areFriends: async () => false },
-      ...overrides,
-    });
-  }
+  // faults injected into the running service's own stores, restored after each test
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it('MinIO fails during the uploads: 503, the uploaded objects are removed, no trip', async () => {
+    const put = h.photos.put.bind(h.photos);
     let puts = 0;
-    const flaky = Object.create(h.photos) as ObjectStore;
-    flaky.put = async (key, data, contentType) => {
+    vi.spyOn(h.photos, 'put').mockImplementation(async (key, data, contentType) => {
       if (++puts === 2) throw new Error('MinIO went away');
-      return h.photos.put(key, data, contentType);
-    };
-    const app = appWith({ photos: flaky });
-    try {
-      await expectNoTrace(async () => {
-        const res = await postTrip(app, newUserId(), oneDestination(), [
-          { field: 'photos[0]', data: image },
-          { field: 'photos[0]', data: jpeg },
-          { field: 'photos[0]', data: image },
-        ]);
-        expect4xx(res, 503, /^Photo storage is unavailable; please try again later\.$/);
-      });
-      expect(puts).toBeGreaterThanOrEqual(2);
-    } finally {
-      await app.close();
-    }
+      return put(key, data, contentType);
+    });
+    await expectNoTrace(async () => {
+      const res = await postTrip(h.app, newUserId(), oneDestination(), [
+        { field: 'photos[0]', data: image },
+        { field: 'photos[0]', data: jpeg },
+        { field: 'photos[0]', data: image },
+      ]);
+      expect4xx(res, 503, /^Photo storage is unavailable; please try again later\.$/);
+    });
+    expect(puts).toBeGreaterThanOrEqual(2);
   });
 
   it('the trip insert fails after the uploads: 500, the objects are removed, no trip', async () => {
-    let inserts = 0;
-    const failing = Object.create(h.trips) as TripsRepo;
-    failing.insert = async () => {
-      inserts += 1;
-      throw new Error('MongoDB went away');
-    };
-    const app = appWith({ trips: failing });
-    try {
-      await expectNoTrace(async () => {
-        const res = await postTrip(app, newUserId(), oneDestination(), [
-          { field: 'photos[0]', data: image },
-          { field: 'photos[0]', data: jpeg },
-        ]);
-        expect4xx(res, 500, /^Something went wrong\.$/);
-      });
-      expect(inserts).toBe(1);
-    } finally {
-      await app.close();
-    }
+    const insert = vi.spyOn(h.trips, 'insert').mockRejectedValue(new Error('MongoDB went away'));
+    await expectNoTrace(async () => {
+      const res = await postTrip(h.app, newUserId(), oneDestination(), [
+        { field: 'photos[0]', data: image },
+        { field: 'photos[0]', data: jpeg },
+      ]);
+      expect4xx(res, 500, /^Something went wrong\.$/);
+    });
+    expect(insert).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,0 +1,84 @@
+import {
+  composeService,
+  createKafka,
+  createLogger,
+  groupId,
+  startConsumerInBackground,
+} from '@wayfarer/service-kit';
+import {
+  connectMongo,
+  FriendshipProjection,
+  startMongoOutboxRelay,
+} from '@wayfarer/service-kit/mongo';
+import { ObjectStore, s3Connection } from '@wayfarer/storage';
+import { buildApp, type TripsDeps } from './app';
+import type { TripsEnv } from './config';
+import { FRIENDSHIP_CONSUMER, friendshipConsumer } from './events/friendships';
+import { PUBLISHED_TOPICS } from './events/outbox';
+import { TripsRepo } from './store/trips';
+
+/** What a caller may set besides the env (tests: a fixed clock, a spool dir, no history). */
+export interface TripsServiceOptions extends Pick<TripsDeps, 'now' | 'spoolDir'> {
+  /**
+   * Tests only: the friendship consumer's new group starts at the topic's end as of now rather
+   * than its beginning (service-kit `ConsumerOptions.skipHistory`).
+   */
+  skipHistory?: boolean;
+}
+
+/**
+ * trips' composition root: the whole running service from its env (MongoDB with its indexes,
+ * the photos bucket, the outbox relay, the friendship consumer, the app). `main.ts` listens
+ * with it; the integration tests boot it with a test env. `close()` closes the app, the
+ * consumer, the relay, then the MongoDB client.
+ */
+export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
+  return composeService(async (onClose) => {
+    const logger = createLogger('trips', env.LOG_LEVEL);
+
+    const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
+    onClose(() => client.close());
+    const trips = new TripsRepo(db);
+    await trips.init();
+    const friendships = new FriendshipProjection(db);
+    await friendships.init();
+    const photos = ObjectStore.connect({ ...s3Connection(env), bucket: env.PHOTO_BUCKET });
+    await photos.ensureBucket();
+
+    const kafka = createKafka({ clientId: 'trips', brokers: env.KAFKA_BROKERS, logger });
+    const relay = startMongoOutboxRelay({
+      collections: [trips.collection],
+      kafka,
+      logger,
+      topics: PUBLISHED_TOPICS,
+      pollIntervalMs: env.OUTBOX_POLL_MS,
+    });
+    onClose(() => relay.stop());
+    // photos of friends stay hidden while Kafka is down; owners are unaffected
+    const consumer = startConsumerInBackground({
+      ...friendshipConsumer({
+        kafka,
+        db,
+        projection: friendships,
+        logger,
+        groupId: groupId(env, FRIENDSHIP_CONSUMER),
+      }),
+      skipHistory: options.skipHistory,
+    });
+    onClose(() => consumer.stop());
+
+    const app = buildApp({
+      logger,
+      db,
+      trips,
+      photos,
+      friendships,
+      relay,
+      now: options.now,
+      spoolDir: options.spoolDir,
+    });
+    return { app, logger, db, trips, photos, friendships, relay, consumer };
+  });
+}
+
+export type TripsService = Awaited<ReturnType<typeof createService>>;
