@@ -71,3 +71,97 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
 export function imageTypeOfExtension(ext: string): ImageType | null {
   return Object.values(IMAGE_TYPES).find((t) => t.ext === ext) ?? null;
 }
+
+/**
+ * How many bytes follow the end of the image (PNG's IEND chunk, GIF's trailer, WebP's RIFF
+ * length): a payload appended to a real image (a "GIFAR", an image + HTML polyglot). 0 when
+ * nothing follows, when the structure is cut short (the decoder judges a truncated image), and
+ * for JPEG, which is not checked: cameras legitimately append data after the primary image's
+ * EOI (MPF and Ultra HDR gain maps, motion-photo videos), and re-encoding drops it anyway.
+ */
+export function trailingBytes(bytes: Uint8Array, kind: ImageKind): number {
+  const end = imageEnd(bytes, kind);
+  return end === null ? 0 : Math.max(0, bytes.length - end);
+}
+
+function imageEnd(bytes: Uint8Array, kind: ImageKind): number | null {
+  switch (kind) {
+    case 'png':
+      return pngEnd(bytes);
+    case 'gif':
+      return gifEnd(bytes);
+    case 'webp':
+      return webpEnd(bytes);
+    case 'jpeg':
+      return null;
+  }
+}
+
+function uint32be(bytes: Uint8Array, at: number): number {
+  return (
+    ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
+  );
+}
+
+/** Offset just after the IEND chunk, or null when the chunks run off the end. */
+function pngEnd(bytes: Uint8Array): number | null {
+  let at = PNG_SIGNATURE.length;
+  while (at + 8 <= bytes.length) {
+    const length = uint32be(bytes, at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    at += 12 + length; // length, type, data, CRC
+    if (type === 'IEND') return at <= bytes.length ? at : null;
+  }
+  return null;
+}
+
+/** Offset just after the GIF trailer (0x3B), or null when the blocks run off the end. */
+function gifEnd(bytes: Uint8Array): number | null {
+  const colorTable = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  /** Skips data sub-blocks (size byte, data) up to the 0 terminator. */
+  const subBlocks = (from: number): number | null => {
+    let at = from;
+    while (at < bytes.length) {
+      const size = bytes[at]!;
+      at += 1 + size;
+      if (size === 0) return at;
+    }
+    return null;
+  };
+  if (bytes.length < 13) return null;
+  let at: number | null = 13 + colorTable(bytes[10]!);
+  while (at !== null && at < bytes.length) {
+    const block = bytes[at]!;
+    if (block === 0x3b) return at + 1; // trailer
+    if (block === 0x21)
+      at = subBlocks(at + 2); // extension: introducer, label, sub-blocks
+    else if (block === 0x2c) {
+      // image descriptor (10 bytes), local colour table, LZW minimum code size, sub-blocks
+      if (at + 10 > bytes.length) return null;
+      at = subBlocks(at + 10 + colorTable(bytes[at + 9]!) + 1);
+    } else return null; // not a GIF block: leave it to the decoder
+  }
+  return null;
+}
+
+/** The RIFF container's declared end (its size field counts from byte 8). */
+function webpEnd(bytes: Uint8Array): number | null {
+  if (bytes.length < 8) return null;
+  const size = (bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16) | (bytes[7]! << 24)) >>> 0;
+  return 8 + size + (size % 2);
+}
+
+/**
+ * Markup a browser or a server would run, found anywhere in a file: HTML, script, SVG or PHP.
+ * No camera or encoder writes these into an image; a file that carries them is a polyglot.
+ * The signatures are long enough (6 bytes and more) that compressed pixel data matches one
+ * by chance with a negligible probability.
+ */
+const MARKUP =
+  /<(?:script|iframe|object|embed|html[\s>]|body[\s>]|!doctype\s|\?php[\s])|www\.w3\.org\/(?:2000\/svg|1999\/xhtml)|javascript:/i;
+
+/** The first markup signature in `bytes` (see MARKUP), or null. */
+export function findMarkup(bytes: Uint8Array): string | null {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return MARKUP.exec(text)?.[0] ?? null;
+}

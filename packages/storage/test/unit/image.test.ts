@@ -1,6 +1,12 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { imageTypeOfExtension, SNIFF_BYTES, sniffImage } from '../../src/image';
+import {
+  findMarkup,
+  imageTypeOfExtension,
+  SNIFF_BYTES,
+  sniffImage,
+  trailingBytes,
+} from '../../src/image';
 
 /** Real encoder output (sharp), so the headers are what browsers and cameras write. */
 const images: Record<'png' | 'jpeg' | 'gif' | 'webp', Buffer> = {} as never;
@@ -117,5 +123,58 @@ describe('imageTypeOfExtension', () => {
     expect(imageTypeOfExtension('webp')?.kind).toBe('webp');
     expect(imageTypeOfExtension('jpeg')).toBeNull();
     expect(imageTypeOfExtension('svg')).toBeNull();
+  });
+});
+
+describe('trailingBytes', () => {
+  it.each(['png', 'gif', 'webp', 'jpeg'] as const)('is 0 for a real %s', (kind) => {
+    expect(trailingBytes(images[kind], kind)).toBe(0);
+  });
+
+  it.each(['png', 'gif', 'webp'] as const)('counts what follows the end of a %s', (kind) => {
+    const payload = Buffer.from('PK\u0003\u0004 an archive');
+    expect(trailingBytes(Buffer.concat([images[kind], payload]), kind)).toBe(payload.length);
+  });
+
+  it('leaves a truncated image to the decoder, and does not check JPEG', () => {
+    for (const kind of ['png', 'gif', 'webp'] as const) {
+      const cut = images[kind].subarray(0, images[kind].length - 5);
+      expect(trailingBytes(cut, kind), kind).toBe(0);
+    }
+    expect(trailingBytes(Buffer.concat([images.jpeg, images.jpeg]), 'jpeg')).toBe(0);
+  });
+
+  it('walks a GIF with a global colour table and extensions', async () => {
+    const palette = await sharp({
+      create: {
+        width: 32,
+        height: 32,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .gif()
+      .toBuffer();
+    expect(trailingBytes(palette, 'gif')).toBe(0);
+    expect(trailingBytes(Buffer.concat([palette, Buffer.from([1, 2, 3])]), 'gif')).toBe(3);
+  });
+});
+
+describe('findMarkup', () => {
+  it.each([
+    ['html', HTML],
+    ['svg', SVG],
+    ['script tag in any case', Buffer.from('junk <ScRiPt src=x>')],
+    ['php', Buffer.from('GIF89a<?php system($_GET[0]); ?>')],
+    ['xhtml namespace', Buffer.from('xmlns="http://www.w3.org/1999/xhtml"')],
+    ['javascript url', Buffer.from('href=javascript:alert(1)')],
+  ])('finds %s', (_name, bytes) => {
+    expect(findMarkup(bytes)).not.toBeNull();
+  });
+
+  it('finds nothing in real images, large noisy ones included', () => {
+    for (const bytes of [...Object.values(images), largeJpeg]) expect(findMarkup(bytes)).toBeNull();
+    expect(findMarkup(TEXT)).toBeNull();
   });
 });
