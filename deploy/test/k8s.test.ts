@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { largestBodyMaxMiB } from '@wayfarer/contracts';
 import { DEFAULT_PORTS, STACK } from '../../scripts/stack/services';
 
 // Static checks of deploy/k8s (kustomize base + overlays). Every check is a function that
@@ -57,7 +58,7 @@ interface PodSpec {
 interface K8sObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; labels?: Labels };
+  metadata?: { name?: string; labels?: Labels; annotations?: Record<string, string> };
   // Deployment, Service, Ingress, PDB, NetworkPolicy, HPA, ConfigMap: only what is read
   spec?: {
     replicas?: number;
@@ -345,6 +346,13 @@ function stackProblems(
           if (!gatewayServices.includes(to))
             problems.push(`Ingress routes to ${to}, not the gateway`);
         }
+      }
+      // the controller lets through the largest body the gateway accepts (contracts' caps)
+      const bodySize = ing.metadata?.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+      if (bodySize !== `${largestBodyMaxMiB}m`) {
+        problems.push(
+          `Ingress ${appOf(ing)}: proxy-body-size ${bodySize}, not ${largestBodyMaxMiB}m (contracts' largestBodyMaxMiB)`,
+        );
       }
     }
     const pdbs = byKind(objects, 'PodDisruptionBudget').filter((p) =>

@@ -2,7 +2,7 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { REQUEST_ID_HEADER } from '@wayfarer/service-kit';
-import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
+import { bodyTooLargeMessage, maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession } from './session';
 
 const UNAVAILABLE_CODES = new Set([
@@ -59,15 +59,12 @@ export async function registerProxies(
       http: { requestOptions: { timeout: timeoutMs } },
       preHandler: async (request, reply) => {
         const declared = Number(request.headers['content-length'] ?? 0);
-        if (declared > maxBodyBytesFor(route)) {
-          const limitKiB = Math.floor(maxBodyBytesFor(route) / 1024);
+        const maxBytes = maxBodyBytesFor(route);
+        if (declared > maxBytes) {
           return reply
             .code(413)
             .header('connection', 'close')
-            .send({
-              error: 'payload_too_large',
-              message: `The request body is too large (at most ${limitKiB} KiB here).`,
-            });
+            .send({ error: 'payload_too_large', message: bodyTooLargeMessage(maxBytes) });
         }
         if (route.access === 'public') return;
         request.session = await verifySession(request, redis);

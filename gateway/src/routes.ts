@@ -1,3 +1,5 @@
+import { BodyLimits } from '@wayfarer/contracts';
+
 /**
  * The proxy table: which service answers which `/api` path, and whether a session is needed.
  * Pure data plus a lookup, so it is unit tested and read in one place.
@@ -25,26 +27,24 @@ export interface ProxyRoute {
   maxBodyBytes?: number;
 }
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
-
 /**
  * Bodies are streamed to the services, which enforce their own limits; the gateway refuses a
- * declared Content-Length above the route's limit up front, so a huge upload is answered with
- * a clean 413 instead of being cut off mid-stream by the service.
+ * declared Content-Length above the route's cap up front, so a huge upload is answered with a
+ * clean 413 instead of being cut off mid-stream by the service. The caps come from contracts,
+ * derived from the forms' limits: the largest legal request of each route fits exactly.
  */
-export const DEFAULT_MAX_BODY_BYTES = 256 * KiB;
+export const DEFAULT_MAX_BODY_BYTES = BodyLimits.default;
 
 export const PROXY_ROUTES: readonly ProxyRoute[] = [
-  { prefix: '/api/register', service: 'auth', access: 'public', maxBodyBytes: 6 * MiB },
-  { prefix: '/api/login', service: 'auth', access: 'public', maxBodyBytes: 64 * KiB },
+  { prefix: '/api/register', service: 'auth', access: 'public', maxBodyBytes: BodyLimits.register },
+  { prefix: '/api/login', service: 'auth', access: 'public', maxBodyBytes: BodyLimits.login },
   { prefix: '/api/logout', service: 'auth', access: 'optional' },
   { prefix: '/api/protected', service: 'auth', access: 'required' },
   { prefix: '/api/userDetails', service: 'auth', access: 'required' },
   { prefix: '/api/avatars', service: 'auth', access: 'required' },
 
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
-  { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: 200 * MiB },
+  { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.trip },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
 
   { prefix: '/api/bucketlist', service: 'bucketlist', access: 'required' },
@@ -67,6 +67,15 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
 
 export function maxBodyBytesFor(route: ProxyRoute): number {
   return route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+}
+
+/** The 413 sentence for a route's cap, in MiB or KiB (1024-based) and exact bytes. */
+export function bodyTooLargeMessage(maxBytes: number): string {
+  const size =
+    maxBytes >= 1024 * 1024
+      ? `${(maxBytes / (1024 * 1024)).toFixed(1)} MiB`
+      : `${(maxBytes / 1024).toFixed(1)} KiB`;
+  return `The request body is too large: this route accepts at most ${size} (${maxBytes} bytes).`;
 }
 
 /** Finds the route for a request path (query string ignored), or null. */

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BodyLimits,
   revokedSessionKey,
   SESSION_AUDIENCE,
   SESSION_COOKIE,
@@ -20,7 +21,8 @@ import { GatewayEnv } from '../src/config';
 
 /** A real upstream service that answers with what it received. */
 async function startEcho(): Promise<{ app: FastifyInstance; url: string }> {
-  const app = Fastify();
+  // takes any body size, so that only the gateway's own caps are under test
+  const app = Fastify({ bodyLimit: 1024 * 1024 * 1024 });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.all('/*', async (request) => ({
     method: request.method,
@@ -237,6 +239,31 @@ describe('gateway', () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe('payload_too_large');
+  });
+
+  it('takes exactly the register cap from contracts, refusing one byte more before proxying', async () => {
+    const cap = BodyLimits.register;
+    const body = Buffer.alloc(cap + 1, 'x');
+    const headers = { 'content-type': 'multipart/form-data; boundary=x' };
+    const atCap = await gateway.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers,
+      payload: body.subarray(0, cap),
+    });
+    expect(atCap.statusCode).toBe(200); // the echo service got it
+    expect(atCap.json().url).toBe('/api/register');
+    const over = await gateway.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers,
+      payload: body,
+    });
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toEqual({
+      error: 'payload_too_large',
+      message: `The request body is too large: this route accepts at most 5.0 MiB (${cap} bytes).`,
+    });
   });
 
   it('sets security headers', async () => {

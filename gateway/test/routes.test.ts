@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PROXY_ROUTES, routeFor } from '../src/routes';
+import {
+  BodyLimits,
+  registerBodyMaxBytes,
+  TripLimits,
+  tripBodyMaxBytes,
+} from '@wayfarer/contracts';
+import { bodyTooLargeMessage, maxBodyBytesFor, PROXY_ROUTES, routeFor } from '../src/routes';
 import { upstreamHeaders } from '../src/session';
 
 describe('proxy table', () => {
@@ -44,6 +50,38 @@ describe('proxy table', () => {
       '/api/logout:optional',
       '/api/register:public',
     ]);
+  });
+});
+
+describe('body caps', () => {
+  const capOf = (path: string) => maxBodyBytesFor(routeFor(path)!);
+
+  it('come from contracts: the largest legal form of each route', () => {
+    expect(capOf('/api/trips')).toBe(tripBodyMaxBytes);
+    expect(capOf('/api/register')).toBe(registerBodyMaxBytes);
+    expect(capOf('/api/login')).toBe(BodyLimits.login);
+    for (const path of ['/api/journal', '/api/trips/abc/x', '/api/places', '/api/logout']) {
+      const route = routeFor(path)!;
+      if (route.prefix === '/api/trips') continue;
+      expect(capOf(path), path).toBe(BodyLimits.default);
+    }
+  });
+
+  it('let a trip with all its photos through: photos, text and framing', () => {
+    // the old hand-written 200 MiB refused nothing a trip could hold, but refused nothing else
+    // either; the cap is now the photos' total plus the form's largest text and framing
+    const text = capOf('/api/trips') - TripLimits.photosTotalMaxBytes;
+    expect(text).toBeGreaterThan(TripLimits.destinationsMax * 3 * TripLimits.storyMax);
+    expect(text).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it('are told in the 413 answer in MiB or KiB and in bytes', () => {
+    expect(bodyTooLargeMessage(108_612_393)).toBe(
+      'The request body is too large: this route accepts at most 103.6 MiB (108612393 bytes).',
+    );
+    expect(bodyTooLargeMessage(3086)).toBe(
+      'The request body is too large: this route accepts at most 3.0 KiB (3086 bytes).',
+    );
   });
 });
 

@@ -5,3 +5,4 @@ export * from './trips';
 export * from './social';
 export * from './journal';
 export * from './places';
+export * from './bodies';

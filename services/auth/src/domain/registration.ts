@@ -1,30 +1,20 @@
-import { AuthLimits } from '@wayfarer/contracts';
+import {
+  AuthLimits,
+  REGISTER_MULTIPART_LIMITS,
+  REGISTER_PICTURE_FIELD,
+  REGISTER_TEXT_FIELDS,
+} from '@wayfarer/contracts';
 
-/** Text fields accepted by `POST /api/register`; anything else is refused. */
-export const REGISTER_TEXT_FIELDS = ['name', 'email', 'password'] as const;
+/** Text fields accepted by `POST /api/register`; anything else is refused (contracts). */
+export { REGISTER_TEXT_FIELDS, REGISTER_MULTIPART_LIMITS };
 export type RegisterTextField = (typeof REGISTER_TEXT_FIELDS)[number];
 
 /** The one file field accepted by `POST /api/register`. */
-export const PICTURE_FIELD = 'profilePicture';
+export const PICTURE_FIELD = REGISTER_PICTURE_FIELD;
 
 export function isRegisterTextField(name: string): name is RegisterTextField {
   return (REGISTER_TEXT_FIELDS as readonly string[]).includes(name);
 }
-
-/**
- * Multipart limits of the registration form (busboy). Generous enough for any real form
- * (a name of 80 characters may take 320 bytes of UTF-8), tight enough that a malformed or
- * flooding body is refused early with a 4xx.
- */
-export const REGISTER_MULTIPART_LIMITS = {
-  fieldNameSize: 100,
-  fieldSize: 4 * 1024,
-  fields: 10,
-  files: 1,
-  fileSize: AuthLimits.profilePictureMaxBytes,
-  parts: 12,
-  headerPairs: 20,
-} as const;
 
 export function pictureTooLargeMessage(): string {
   const mib = AuthLimits.profilePictureMaxBytes / (1024 * 1024);

@@ -1,39 +1,17 @@
-import { TripLimits } from '@wayfarer/contracts';
-
-/** Text fields of a trip (`name`, `startDate`, `endDate`). */
-export const TRIP_FIELDS = ['name', 'startDate', 'endDate'] as const;
-export type TripField = (typeof TRIP_FIELDS)[number];
-
-/** Text fields of one `destinations[i][...]` group. */
-export const DESTINATION_FIELDS = [
-  'name',
-  'startDate',
-  'endDate',
-  'latitude',
-  'longitude',
-  'story',
-] as const;
-export type DestinationField = (typeof DESTINATION_FIELDS)[number];
+import {
+  DESTINATION_FIELDS,
+  TRIP_FIELDS,
+  TRIP_MULTIPART_LIMITS,
+  TripLimits,
+} from '@wayfarer/contracts';
 
 /**
- * Multipart limits of `POST /api/trips` (busboy). Sized for the largest valid form (3 trip
- * fields, 6 fields per destination, TripLimits' photos) with a little slack, so that a malformed
- * or flooding body is refused early with a 4xx. A story of 10,000 characters may take 40 KB of
- * UTF-8, hence the field size.
+ * The form's field names and its multipart limits (sized for the largest legal form, with slack
+ * in the counts) live in contracts, where the gateway's body cap is derived from them.
  */
-export const TRIP_MULTIPART_LIMITS = {
-  fieldNameSize: 100,
-  fieldSize: 64 * 1024,
-  fields: TRIP_FIELDS.length + TripLimits.destinationsMax * DESTINATION_FIELDS.length + 10,
-  files: TripLimits.photosPerTripMax,
-  fileSize: TripLimits.photoMaxBytes,
-  parts:
-    TRIP_FIELDS.length +
-    TripLimits.destinationsMax * DESTINATION_FIELDS.length +
-    TripLimits.photosPerTripMax +
-    20,
-  headerPairs: 20,
-} as const;
+export { DESTINATION_FIELDS, TRIP_FIELDS, TRIP_MULTIPART_LIMITS };
+export type TripField = (typeof TRIP_FIELDS)[number];
+export type DestinationField = (typeof DESTINATION_FIELDS)[number];
 
 /** The display variant: fits inside this box (never enlarged), WebP at this quality. */
 export const DISPLAY_MAX_EDGE = 1600;
