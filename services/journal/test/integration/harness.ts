@@ -1,6 +1,6 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { Partitioners, type Producer } from 'kafkajs';
-import type { Db, MongoClient } from 'mongodb';
+import { expect, vi } from 'vitest';
 import type { z } from 'zod';
 import {
   FriendshipCreated,
@@ -13,21 +13,19 @@ import {
   type EventDefinition,
   type EventEnvelope,
 } from '@wayfarer/contracts';
-import { createKafka, createLogger, type OutboxRelay } from '@wayfarer/service-kit';
-import { connectMongo, startMongoOutboxRelay } from '@wayfarer/service-kit/mongo';
-import { testInfra, testKafka, uniqueSuffix } from '@wayfarer/test-kit';
-import { buildApp } from '../../src/app';
-import { startProjections, type Projections } from '../../src/events/consumers';
-import { PUBLISHED_TOPICS } from '../../src/events/outbox';
-import { createStores, initStores, type JournalStores } from '../../src/store';
+import { groupId, loadConfig } from '@wayfarer/service-kit';
+import {
+  dropConsumerGroups,
+  dropMongoDatabase,
+  testKafka,
+  testServiceEnv,
+  uniqueSuffix,
+} from '@wayfarer/test-kit';
+import { JournalEnv } from '../../src/config';
+import { CONSUMERS } from '../../src/events/consumers';
+import { createService, type JournalService } from '../../src/service';
 
-export interface Harness {
-  app: FastifyInstance;
-  db: Db;
-  client: MongoClient;
-  stores: JournalStores;
-  relay: OutboxRelay;
-  projections: Projections;
+export interface Harness extends JournalService {
   /** Unique per harness: prefix ids with it so runs never collide on shared topics. */
   suffix: string;
   id(name: string): string;
@@ -49,46 +47,35 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** journal wired to the real MongoDB-wire server and Kafka, with its own db and groups. */
+/**
+ * journal booted by its composition root on its own database and consumer groups (joined
+ * before this resolves, reading only what is published from now on), plus a producer to
+ * publish what other services would. `close()` also drops the database and the groups.
+ */
 export async function startJournal(): Promise<Harness> {
-  const infra = testInfra();
   const suffix = uniqueSuffix();
-  const { client, db } = await connectMongo(infra.mongoUrl, `t_journal_${suffix}`);
-  const stores = createStores(db);
-  await initStores(stores);
-  const logger = createLogger('journal-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const kafka = createKafka({
-    clientId: `journal-test-${suffix}`,
-    brokers: infra.kafkaBrokers,
-    logger,
-  });
-  const relay = startMongoOutboxRelay({
-    collections: [stores.entries.collection],
-    kafka,
-    logger,
-    topics: PUBLISHED_TOPICS,
-    pollIntervalMs: 100,
-  });
-  const groupIds = {
-    trips: `journal-trips-test-${suffix}`,
-    friendships: `journal-friendships-test-${suffix}`,
-  };
-  const projections = startProjections({
-    kafka,
-    db,
-    stores,
-    logger,
-    groupIds,
-    // each file publishes its own events after this: no need to replay every earlier run
-    skipHistory: true,
-  });
-  await projections.started;
+  const env = loadConfig(JournalEnv, testServiceEnv({ MONGO_DB: `t_journal_${suffix}` }));
+  // each file publishes its own events after this: no need to replay every earlier run
+  const svc = await createService(env, { skipHistory: true });
   const producer: Producer = testKafka().producer({
     createPartitioner: Partitioners.DefaultPartitioner,
   });
-  await producer.connect();
-  const app = buildApp({ logger, db, stores, relay });
-  await app.ready();
+  const close = async () => {
+    await svc.close();
+    // a join still in progress leaves the group by itself once done
+    await svc.projections.started;
+    await producer.disconnect();
+    await dropConsumerGroups(Object.values(CONSUMERS).map((name) => groupId(env, name)));
+    await dropMongoDatabase(env.MONGO_DB);
+  };
+  try {
+    await svc.projections.started;
+    await producer.connect();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const { app } = svc;
 
   const publishEnvelope = async (topic: string, envelope: EventEnvelope, key?: string) => {
     await producer.send({
@@ -121,12 +108,7 @@ export async function startJournal(): Promise<Harness> {
     userId ? { [IdentityHeaders.userId]: userId } : {};
 
   return {
-    app,
-    db,
-    client,
-    stores,
-    relay,
-    projections,
+    ...svc,
     suffix,
     id: (name) => `${name}${suffix}`,
     publish,
@@ -158,64 +140,26 @@ export async function startJournal(): Promise<Harness> {
         headers: { 'content-type': 'application/json', ...identity(userId) },
         payload: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    async close() {
-      await app.close();
-      await projections.stop();
-      await relay.stop();
-      await producer.disconnect();
-      await deleteGroups(Object.values(groupIds));
-      await db.dropDatabase().catch(() => undefined);
-      await client.close();
-    },
+    close,
   };
 }
 
-/** Removes the test's consumer groups from the shared broker (best effort). */
-async function deleteGroups(groupIds: string[]): Promise<void> {
-  const admin = testKafka().admin();
-  try {
-    await admin.connect();
-    await admin.deleteGroups(groupIds);
-  } catch {
-    // a group still settling after its consumer left: harmless, Kafka expires it later
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
-}
-
-/** Polls `check` until it returns a truthy value, or fails after `timeoutMs`. */
-export async function waitUntil<T>(
-  check: () => Promise<T>,
-  { timeoutMs = 20_000, intervalMs = 10, what = 'condition' } = {},
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+const waitOptions = { timeout: 20_000, interval: 10 };
 
 /** Waits until `userId` gets a 200 on the destination's journal (the events were applied). */
 export function readable(h: Harness, userId: string, destinationId: string) {
-  return waitUntil(
-    async () => {
-      const res = await h.get(userId, destinationId);
-      return res.statusCode === 200 ? res : null;
-    },
-    { what: `${userId} to read ${destinationId}` },
-  );
+  return vi.waitFor(async () => {
+    const res = await h.get(userId, destinationId);
+    expect(res.statusCode, `${userId} to read ${destinationId}`).toBe(200);
+    return res;
+  }, waitOptions);
 }
 
 /** Waits until `userId` gets a 404 on the destination's journal. */
 export function hidden(h: Harness, userId: string, destinationId: string) {
-  return waitUntil(
-    async () => {
-      const res = await h.get(userId, destinationId);
-      return res.statusCode === 404 ? res : null;
-    },
-    { what: `${destinationId} to be hidden from ${userId}` },
-  );
+  return vi.waitFor(async () => {
+    const res = await h.get(userId, destinationId);
+    expect(res.statusCode, `${destinationId} to be hidden from ${userId}`).toBe(404);
+    return res;
+  }, waitOptions);
 }

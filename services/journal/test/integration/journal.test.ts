@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Topics } from '@wayfarer/contracts';
 import { waitForEvents } from '@wayfarer/test-kit';
-import { hidden, readable, startJournal, waitUntil, type Harness } from './harness';
+import { hidden, readable, startJournal, type Harness } from './harness';
 
 let h: Harness;
 let owner: string;
@@ -103,13 +103,12 @@ describe('POST /api/journal', () => {
         (e.payload as { date?: string }).date === date,
     );
     expect(event!.payload).toEqual({ destinationId: dest, ownerId: owner, date });
-    await waitUntil(
-      async () => {
-        const doc = await h.stores.entries.collection.findOne({ _id: dest });
-        return (doc?.outbox ?? []).length === 0;
-      },
-      { what: 'the outbox to be relayed' },
-    );
+    await expect
+      .poll(async () => (await h.stores.entries.collection.findOne({ _id: dest }))?.outbox ?? [], {
+        message: 'the outbox to be relayed',
+        timeout: 20_000,
+      })
+      .toEqual([]);
     // the text is not in the event: only owner and friends may read it
     expect(JSON.stringify(event)).not.toContain('Day three.');
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeEvent, Topics, TripCreated, type EventEnvelope } from '@wayfarer/contracts';
 import { uniqueSuffix } from '@wayfarer/test-kit';
 import { applyTripEvent } from '../../src/events/trips';
-import { hidden, readable, startJournal, waitUntil, type Harness } from './harness';
+import { hidden, readable, startJournal, type Harness } from './harness';
 
 let h: Harness;
 let owner: string;
@@ -46,11 +46,12 @@ describe('trip.deleted', () => {
       expect((await h.get(user, id)).statusCode, `${user} ${id}`).toBe(404);
     }
     // reads are refused once the tombstones land; the entries go right after them
-    await waitUntil(
-      async () =>
-        (await h.stores.entries.collection.countDocuments({ _id: { $in: [a, b] } })) === 0,
-      { what: 'the entries to be deleted' },
-    );
+    await expect
+      .poll(() => h.stores.entries.collection.countDocuments({ _id: { $in: [a, b] } }), {
+        message: 'the entries to be deleted',
+        timeout: 20_000,
+      })
+      .toBe(0);
     // writing to a deleted destination does not bring it back
     expect((await h.post(owner, { destinationId: a, content: 'again' })).statusCode).toBe(404);
     expect(await h.stores.entries.collection.findOne({ _id: a })).toBeNull();
