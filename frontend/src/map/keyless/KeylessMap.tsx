@@ -152,6 +152,11 @@ export default function KeylessMap({
     };
     const onZoom = () => setClusterZoom(Math.floor(map.getZoom()));
     map.on('zoom', onZoom);
+    // `data-camera` on the wrapper: "moving" from a move's start until MapLibre's `idle` (move
+    // over, last frame drawn), then "idle"; tests and screenshots wait on it, not on a delay.
+    const wrap = wrapRef.current;
+    map.on('movestart', () => wrap?.setAttribute('data-camera', 'moving'));
+    map.on('idle', () => wrap?.setAttribute('data-camera', 'idle'));
 
     let cancelled = false;
     const basemap = loadBasemap();
