@@ -1,4 +1,5 @@
-import { HttpError, notFound, requireUserId } from '@wayfarer/service-kit';
+import { HttpError, requireUserId } from '@wayfarer/service-kit';
+import { sendObject } from '@wayfarer/storage/serve';
 import { parseAvatarKey } from '../domain/avatar';
 import type { AuthContext } from '../app';
 
@@ -11,16 +12,10 @@ export function avatarRoutes(ctx: AuthContext): void {
       requireUserId(request);
       const parsed = parseAvatarKey(request.params.userId, request.params.file);
       if (!parsed) throw new HttpError(400, 'Invalid picture address.');
-      const info = await avatars.stat(parsed.key);
-      const stream = info && (await avatars.get(parsed.key));
-      if (!info || !stream) throw notFound('Picture not found.');
-      return reply
-        .header('content-type', parsed.type.contentType)
-        .header('content-length', info.size)
-        .header('cache-control', 'private, max-age=86400')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .send(stream);
+      return sendObject(reply, avatars, parsed.key, {
+        contentType: parsed.type.contentType,
+        notFoundMessage: 'Picture not found.',
+      });
     },
   );
 }

@@ -1,67 +1,62 @@
-import type { FastifyRequest } from 'fastify';
-import { HttpError, multipartError } from '@wayfarer/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '@wayfarer/service-kit';
+import { readImageForm, type SpooledImage } from '@wayfarer/storage/upload';
 import {
   isRegisterTextField,
+  NOT_AN_IMAGE_MESSAGE,
   PICTURE_FIELD,
   pictureTooLargeMessage,
   REGISTER_MULTIPART_LIMITS,
   type RegisterTextField,
 } from '../domain/registration';
 
-export interface UploadedPicture {
-  data: Buffer;
-  filename: string;
-  declaredType: string;
-}
-
 export interface RegistrationForm {
   fields: Partial<Record<RegisterTextField, string>>;
-  picture: UploadedPicture | null;
+  /** Spooled to `spoolDir`, typed by its first bytes; not yet through the image pipeline. */
+  picture: SpooledImage | null;
 }
 
 /**
  * Reads the multipart registration form: the three text fields and at most one
- * `profilePicture` file (buffered; at most AuthLimits.profilePictureMaxBytes). Anything else,
- * and any malformed body, is a 4xx HttpError with a clear message.
+ * `profilePicture` file (at most AuthLimits.profilePictureMaxBytes), with storage's shared
+ * multipart reader. Anything else, and any malformed body, is a 4xx HttpError with a clear
+ * message.
  */
-export async function readRegistrationForm(request: FastifyRequest): Promise<RegistrationForm> {
-  if (!request.isMultipart()) {
-    throw new HttpError(415, 'Registration must be sent as multipart/form-data.');
-  }
+export async function readRegistrationForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spoolDir: string,
+): Promise<RegistrationForm> {
   const fields: RegistrationForm['fields'] = {};
-  let picture: UploadedPicture | null = null;
-  try {
-    for await (const part of request.parts({ limits: REGISTER_MULTIPART_LIMITS })) {
-      const name = part.fieldname;
-      if (part.type === 'file') {
-        if (name !== PICTURE_FIELD) {
-          part.file.resume();
-          throw new HttpError(
-            400,
-            `Unexpected file "${name}": only ${PICTURE_FIELD} may be uploaded.`,
-          );
-        }
-        const data = await part.toBuffer();
-        // A browser form with no file chosen sends an empty part with an empty file name.
-        if (data.length === 0 && !part.filename) continue;
-        picture = { data, filename: part.filename, declaredType: part.mimetype };
-        continue;
-      }
+  const files = await readImageForm(request, reply, {
+    spoolDir,
+    limits: REGISTER_MULTIPART_LIMITS,
+    messages: {
+      notMultipart: 'Registration must be sent as multipart/form-data.',
+      notAnImage: () => NOT_AN_IMAGE_MESSAGE,
+      fileTooLarge: pictureTooLargeMessage(),
+      tooManyFiles: `Only one file, ${PICTURE_FIELD}, may be uploaded.`,
+    },
+    field(name, value) {
       if (name === PICTURE_FIELD) {
-        if (part.value === '') continue; // no picture chosen
+        if (value === '') return; // no picture chosen
         throw new HttpError(400, `${PICTURE_FIELD} must be an image file.`);
       }
       if (!isRegisterTextField(name)) throw new HttpError(400, `Unexpected field "${name}".`);
-      if (part.valueTruncated) throw new HttpError(400, `The ${name} field is too long.`);
-      if (fields[name] !== undefined)
+      if (fields[name] !== undefined) {
         throw new HttpError(400, `The ${name} field was sent more than once.`);
-      fields[name] = String(part.value);
-    }
-  } catch (err) {
-    throw multipartError(err, {
-      fileTooLarge: pictureTooLargeMessage(),
-      tooManyFiles: `Only one file, ${PICTURE_FIELD}, may be uploaded.`,
-    });
-  }
-  return { fields, picture };
+      }
+      fields[name] = value;
+    },
+    file(name) {
+      if (name !== PICTURE_FIELD) {
+        throw new HttpError(
+          400,
+          `Unexpected file "${name}": only ${PICTURE_FIELD} may be uploaded.`,
+        );
+      }
+      return 'Profile picture';
+    },
+  });
+  return { fields, picture: files[0] ?? null };
 }
