@@ -1,3 +1,12 @@
+import {
+  AuthLimits,
+  Email,
+  IMAGE_ACCEPT,
+  isAcceptedImageFile,
+  RegisterFields,
+  RegisterMessages,
+} from '@wayfarer/contracts';
+
 /**
  * Client-side checks for the auth forms (spec section 5). Each returns a map of field name to
  * the message shown under that field; an empty map means the form may be sent.
@@ -7,44 +16,40 @@ export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 export const MESSAGES = {
   emailRequired: 'Email is required.',
-  emailFormat: 'Enter a valid email address.',
+  /** The server's own words for a malformed email (contracts' Email schema). */
+  emailFormat: 'Email must be a valid email address.',
   passwordRequired: 'Password is required.',
   nameRequired: 'Name is required.',
-  pictureNotImage: 'Profile picture must be an image file (for example JPG, PNG, GIF or WebP).',
+  pictureNotImage: RegisterMessages.pictureNotImage,
+  pictureTooLarge: RegisterMessages.pictureTooLarge,
 } as const;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
+/** An email auth accepts (contracts' Email: trimmed, at most 254 characters, a valid address). */
 export function isValidEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value.trim());
+  return Email.safeParse(value).success;
 }
 
 /** The parts of a `File` the checks look at (so tests need no DOM). */
 export interface FileLike {
   name: string;
   type: string;
+  /** Bytes; checked when known. */
+  size?: number;
 }
 
-const IMAGE_EXTENSIONS = [
-  'jpg',
-  'jpeg',
-  'png',
-  'gif',
-  'webp',
-  'avif',
-  'bmp',
-  'svg',
-  'heic',
-  'heif',
-];
-
-/** True for image files: by MIME type, or by extension when the browser reports no type. */
+/**
+ * True for the image types the services decode (contracts' ImageTypes): by MIME type, or by
+ * extension when the browser reports no type. HEIC, SVG, BMP... are refused as the server does.
+ */
 export function isImageFile(file: FileLike): boolean {
-  const type = file.type.trim().toLowerCase();
-  if (type !== '') return type.startsWith('image/');
-  const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  return file.name.includes('.') && IMAGE_EXTENSIONS.includes(ext);
+  return isAcceptedImageFile(file);
 }
+
+/** The profile picture input's `accept`: exactly the types auth takes. */
+export const PICTURE_ACCEPT = IMAGE_ACCEPT;
+
+/** The password rule shown under the field (auth's minimum, from contracts). */
+export const PASSWORD_HINT = `At least ${AuthLimits.passwordMin} characters.`;
 
 export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {
   return Object.values(errors).some(Boolean);
@@ -70,14 +75,35 @@ export interface RegisterInput {
   profilePicture?: FileLike | null;
 }
 
+/** The profile picture's problem, if any: auth's image types and size, its own words. */
+export function pictureProblem(file: FileLike | null | undefined): string | undefined {
+  if (!file) return undefined;
+  if (!isImageFile(file)) return MESSAGES.pictureNotImage;
+  if (file.size !== undefined && file.size > AuthLimits.profilePictureMaxBytes) {
+    return MESSAGES.pictureTooLarge;
+  }
+  return undefined;
+}
+
+/**
+ * The register form, checked with the schema auth parses it with (contracts' RegisterFields:
+ * name, email, password lengths and format), the first message per field; an empty email or
+ * password says so plainly.
+ */
 export function validateRegister(input: RegisterInput): FieldErrors<keyof RegisterInput> {
   const errors: FieldErrors<keyof RegisterInput> = {};
-  if (input.name.trim() === '') errors.name = MESSAGES.nameRequired;
-  if (input.email.trim() === '') errors.email = MESSAGES.emailRequired;
-  else if (!isValidEmail(input.email)) errors.email = MESSAGES.emailFormat;
-  if (input.password === '') errors.password = MESSAGES.passwordRequired;
-  if (input.profilePicture && !isImageFile(input.profilePicture)) {
-    errors.profilePicture = MESSAGES.pictureNotImage;
+  const parsed = RegisterFields.safeParse({
+    name: input.name,
+    email: input.email,
+    password: input.password,
+  });
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = issue.path[0] as keyof RegisterInput;
+    errors[field] ??= issue.message;
   }
+  if (input.email.trim() === '') errors.email = MESSAGES.emailRequired;
+  if (input.password === '') errors.password = MESSAGES.passwordRequired;
+  const picture = pictureProblem(input.profilePicture);
+  if (picture) errors.profilePicture = picture;
   return errors;
 }

@@ -26,6 +26,7 @@ import {
   formatBytes,
   localDateString,
   PHOTO_ACCEPT,
+  tripUploadProblem,
   type DestinationDraft,
 } from '../trips/tripForm';
 import '../styles/auth.css';
@@ -128,6 +129,7 @@ export function Component() {
   );
   const urls = useObjectUrls(allFiles);
   const tripPhotoCount = allFiles.length;
+  const tripBytes = useMemo(() => allFiles.reduce((sum, file) => sum + file.size, 0), [allFiles]);
 
   const markers = useMemo<OwnMarker[]>(
     () =>
@@ -202,7 +204,7 @@ export function Component() {
     const chosen = Array.from(event.target.files ?? []);
     event.target.value = ''; // the same file can be chosen again after removing it
     if (chosen.length === 0) return;
-    const { accepted, problems } = checkPhotos(chosen, photos.length, tripPhotoCount);
+    const { accepted, problems } = checkPhotos(chosen, photos.length, tripPhotoCount, tripBytes);
     setPhotos((list) => [...list, ...accepted]);
     setPhotoProblems(problems);
   };
@@ -222,6 +224,13 @@ export function Component() {
     } else if (hasPendingWork) {
       setPlaceError(TRIP_TEXTS.invalidDestination);
       focusPlaceInput();
+      return;
+    }
+    // The limits the trips service and the gateway's body cap come from, checked before sending
+    // a single byte: a refused upload of 100 MB would be a long wait for a 413.
+    const problem = tripUploadProblem({ destinations: all });
+    if (problem) {
+      setSaveError(problem);
       return;
     }
     const body = buildTripFormData({
@@ -403,7 +412,9 @@ export function Component() {
                 </label>
                 <span id={`${ids.photos}-hint`} className="field-hint">
                   JPEG, PNG, WebP or GIF · up to {Math.round(TripLimits.photoMaxBytes / 1048576)} MB
-                  each · {TripLimits.photosPerDestinationMax} per destination
+                  each · {TripLimits.photosPerDestinationMax} per destination ·{' '}
+                  {Math.round(TripLimits.photosTotalMaxBytes / 1048576)} MB per trip
+                  {tripBytes > 0 ? ` (${formatBytes(tripBytes)} chosen)` : ''}
                 </span>
               </div>
               <PhotoThumbs

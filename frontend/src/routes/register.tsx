@@ -1,11 +1,14 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { AuthLimits } from '@wayfarer/contracts';
 import { ApiError, apiFetch } from '../api/client';
 import { setUserId } from '../auth/session';
 import {
-  MESSAGES,
+  PASSWORD_HINT,
+  PICTURE_ACCEPT,
   hasErrors,
   isImageFile,
+  pictureProblem,
   validateRegister,
   type FieldErrors,
   type RegisterInput,
@@ -22,6 +25,7 @@ type TextField = 'name' | 'email' | 'password';
 type Errors = FieldErrors<keyof RegisterInput>;
 
 const REGISTER_FAILED = 'Registration failed';
+const pictureMaxMb = AuthLimits.profilePictureMaxBytes / (1024 * 1024);
 const REGISTER_OK = 'Registration successful!';
 /** How long the success note stays in view before moving on to /trips. */
 const SUCCESS_PAUSE_MS = 700;
@@ -68,11 +72,9 @@ export function Component() {
   const onPictureChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0] ?? null;
     setPicture(file);
-    // Non-images are rejected right away (and keep blocking the form until replaced/removed).
-    setErrors((prev) => ({
-      ...prev,
-      profilePicture: file && !isImageFile(file) ? MESSAGES.pictureNotImage : undefined,
-    }));
+    // Types and sizes auth refuses are rejected right away (and keep blocking the form until
+    // the picture is replaced or removed).
+    setErrors((prev) => ({ ...prev, profilePicture: pictureProblem(file) }));
   };
 
   const removePicture = () => {
@@ -151,6 +153,7 @@ export function Component() {
           name="name"
           autoComplete="name"
           required
+          maxLength={AuthLimits.nameMax}
           value={values.name}
           error={errors.name}
           onChange={(e) => update('name', e.target.value)}
@@ -163,6 +166,7 @@ export function Component() {
           autoComplete="email"
           inputMode="email"
           required
+          maxLength={AuthLimits.emailMax}
           value={values.email}
           error={errors.email}
           onChange={(e) => update('email', e.target.value)}
@@ -174,6 +178,9 @@ export function Component() {
           name="password"
           autoComplete="new-password"
           required
+          minLength={AuthLimits.passwordMin}
+          maxLength={AuthLimits.passwordMax}
+          hint={PASSWORD_HINT}
           value={values.password}
           error={errors.password}
           onChange={(e) => update('password', e.target.value)}
@@ -194,7 +201,7 @@ export function Component() {
                 className="file-input"
                 type="file"
                 name="profilePicture"
-                accept="image/*"
+                accept={PICTURE_ACCEPT}
                 aria-invalid={errors.profilePicture ? true : undefined}
                 aria-describedby={
                   errors.profilePicture ? `${pictureHintId} ${pictureErrorId}` : pictureHintId
@@ -209,7 +216,7 @@ export function Component() {
             </div>
           </div>
           <p id={pictureHintId} className="field-hint">
-            Optional. Any image file: JPG, PNG, GIF or WebP.
+            Optional. JPG, PNG, GIF or WebP, up to {pictureMaxMb} MB.
           </p>
           {errors.profilePicture ? (
             <p id={pictureErrorId} className="field-error">

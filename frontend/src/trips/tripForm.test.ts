@@ -8,6 +8,8 @@ import {
   isSupportedPhoto,
   localDateString,
   tripFormEntries,
+  tripPhotoBytes,
+  tripUploadProblem,
   type PhotoLike,
   type TripDraft,
 } from './tripForm';
@@ -134,6 +136,51 @@ describe('photo checks (TripLimits)', () => {
     const perTrip = checkPhotos(twelve.slice(0, 4), 0, TripLimits.photosPerTripMax - 1);
     expect(perTrip.accepted).toHaveLength(1);
     expect(perTrip.problems).toEqual(['3 photos were left out: at most 40 photos per trip.']);
+  });
+
+  it("keeps a trip's photos within 100 MB in all, saying how much is chosen", () => {
+    const MB = 1024 * 1024;
+    expect(TripLimits.photosTotalMaxBytes).toBe(100 * MB);
+    const big = (name: string) => photo(name, 'image/jpeg', TripLimits.photoMaxBytes); // 15 MB
+    // 90 MB already in the trip: one 10 MB photo still fits exactly, a 15 MB one does not
+    const already = 90 * MB;
+    const exact = checkPhotos([photo('ten.jpg', 'image/jpeg', 10 * MB)], 0, 6, already);
+    expect(exact).toEqual({ accepted: [photo('ten.jpg', 'image/jpeg', 10 * MB)], problems: [] });
+    const over = checkPhotos([big('a.jpg'), photo('small.jpg', 'image/jpeg', MB)], 0, 6, already);
+    expect(over.accepted.map((p) => p.name)).toEqual(['small.jpg']);
+    expect(over.problems).toEqual([
+      "1 photo was left out: a trip's photos may total at most 100 MB (91 MB chosen).",
+    ]);
+  });
+
+  it('checks the whole trip before it is sent: count, size of each and total', () => {
+    const MB = 1024 * 1024;
+    const dest = (photos: PhotoLike[]) => ({ ...draft.destinations[0]!, photos });
+    const jpeg = (size: number, i = 0) => photo(`p${i}.jpg`, 'image/jpeg', size);
+    // the largest trip the contracts allow: 100 MB exactly, within the per-photo limit
+    const largest = [
+      dest(Array.from({ length: 6 }, (_, i) => jpeg(TripLimits.photoMaxBytes, i))),
+      dest([jpeg(TripLimits.photosTotalMaxBytes - 6 * TripLimits.photoMaxBytes)]),
+    ];
+    expect(tripUploadProblem({ destinations: largest })).toBeNull();
+    const oneByteMore = [...largest, dest([jpeg(1, 99)])];
+    expect(tripUploadProblem({ destinations: oneByteMore })).toBe(
+      "This trip's photos are too large to send: a trip's photos may total at most 100 MB, and these total 100 MB. Remove some photos and try again.",
+    );
+    expect(tripUploadProblem({ destinations: [dest([jpeg(TripLimits.photoMaxBytes + 1)])] })).toBe(
+      'p0.jpg is too large: each photo must be at most 15 MB.',
+    );
+    const eleven = Array.from({ length: 11 }, (_, i) => jpeg(MB, i));
+    expect(tripUploadProblem({ destinations: [dest(eleven)] })).toBe(
+      'Too many photos: at most 10 photos per destination.',
+    );
+    const fortyOne = Array.from({ length: 5 }, () =>
+      dest(Array.from({ length: 9 }, (_, i) => jpeg(MB, i))),
+    );
+    expect(tripUploadProblem({ destinations: fortyOne })).toBe(
+      'Too many photos: at most 40 photos per trip.',
+    );
+    expect(tripPhotoBytes({ destinations: largest })).toBe(TripLimits.photosTotalMaxBytes);
   });
 
   it('formats sizes shortly', () => {

@@ -1,4 +1,12 @@
-import { TripLimits } from '@wayfarer/contracts';
+import {
+  destinationFieldName,
+  IMAGE_ACCEPT,
+  ImageTypes,
+  isAcceptedImageFile,
+  photosFieldName,
+  TripLimits,
+  type DESTINATION_FIELDS,
+} from '@wayfarer/contracts';
 
 /**
  * The add-trip form's pure parts: today's date, the destination draft, photo checks and the
@@ -68,7 +76,7 @@ export function tripFormEntries<P extends PhotoLike>(
     ['endDate', draft.endDate],
   ];
   draft.destinations.forEach((d, i) => {
-    const field = (key: string) => `destinations[${i}][${key}]`;
+    const field = (key: (typeof DESTINATION_FIELDS)[number]) => destinationFieldName(i, key);
     entries.push(
       [field('name'), d.name],
       [field('startDate'), d.startDate],
@@ -77,7 +85,7 @@ export function tripFormEntries<P extends PhotoLike>(
       [field('longitude'), String(d.longitude)],
       [field('story'), d.story],
     );
-    for (const photo of d.photos) entries.push([`photos[${i}]`, photo]);
+    for (const photo of d.photos) entries.push([photosFieldName(i), photo]);
   });
   return entries;
 }
@@ -93,26 +101,24 @@ export function buildTripFormData(draft: TripDraft<File>): FormData {
 }
 
 /** What the trips service decodes (it types photos by their bytes; anything else is a 400). */
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
-export const PHOTO_ACCEPT = PHOTO_TYPES.join(',');
-const PHOTO_EXTENSIONS: Record<string, (typeof PHOTO_TYPES)[number]> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  jfif: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
+export const PHOTO_TYPES = ImageTypes;
+export const PHOTO_ACCEPT = IMAGE_ACCEPT;
 
 /** A JPEG, PNG, WebP or GIF, by MIME type or (when the browser reports none) by extension. */
 export function isSupportedPhoto(file: Pick<PhotoLike, 'name' | 'type'>): boolean {
-  const type = file.type.trim().toLowerCase();
-  if (type) return (PHOTO_TYPES as readonly string[]).includes(type);
-  const ext = file.name.includes('.') ? (file.name.split('.').pop() ?? '').toLowerCase() : '';
-  return ext in PHOTO_EXTENSIONS;
+  return isAcceptedImageFile(file);
 }
 
 const MB = 1024 * 1024;
+const mb = (bytes: number) => Math.round(bytes / MB);
+
+/** The limits as people read them (TripLimits, the trips service's own). */
+export const PHOTO_LIMIT_TEXTS = {
+  perPhoto: `each photo must be at most ${mb(TripLimits.photoMaxBytes)} MB`,
+  perDestination: `at most ${TripLimits.photosPerDestinationMax} photos per destination`,
+  perTrip: `at most ${TripLimits.photosPerTripMax} photos per trip`,
+  total: `a trip's photos may total at most ${mb(TripLimits.photosTotalMaxBytes)} MB`,
+} as const;
 
 export interface PhotoCheck<P extends PhotoLike> {
   accepted: P[];
@@ -120,46 +126,85 @@ export interface PhotoCheck<P extends PhotoLike> {
   problems: string[];
 }
 
+const plural = (n: number) => `${n} photo${n === 1 ? ' was' : 's were'}`;
+
 /**
  * Which of the newly chosen files may join a destination that already has `current` photos,
- * in a trip that already has `tripTotal` (other destinations' photos included): images of the
- * four decodable types, at most 15 MB each, 10 per destination and 40 per trip (TripLimits).
+ * in a trip that already has `tripTotal` photos of `tripBytes` bytes (other destinations'
+ * photos included): images of the four decodable types, at most 15 MB each, 10 per
+ * destination, 40 per trip and 100 MB in all (TripLimits).
  */
 export function checkPhotos<P extends PhotoLike>(
   chosen: readonly P[],
   current: number,
   tripTotal: number,
+  tripBytes = 0,
 ): PhotoCheck<P> {
   const accepted: P[] = [];
   const problems: string[] = [];
-  const maxMb = Math.round(TripLimits.photoMaxBytes / MB);
   let overCount = 0;
+  let overBytes = 0;
+  let bytes = tripBytes;
   for (const file of chosen) {
     if (!isSupportedPhoto(file)) {
       problems.push(`${file.name} is not a JPEG, PNG, WebP or GIF image.`);
     } else if (file.size === 0) {
       problems.push(`${file.name} is empty.`);
     } else if (file.size > TripLimits.photoMaxBytes) {
-      problems.push(`${file.name} is too large: each photo must be at most ${maxMb} MB.`);
+      problems.push(`${file.name} is too large: ${PHOTO_LIMIT_TEXTS.perPhoto}.`);
     } else if (
       current + accepted.length >= TripLimits.photosPerDestinationMax ||
       tripTotal + accepted.length >= TripLimits.photosPerTripMax
     ) {
       overCount += 1;
+    } else if (bytes + file.size > TripLimits.photosTotalMaxBytes) {
+      overBytes += 1;
     } else {
       accepted.push(file);
+      bytes += file.size;
     }
   }
   if (overCount > 0) {
     const limit =
       current + accepted.length >= TripLimits.photosPerDestinationMax
-        ? `${TripLimits.photosPerDestinationMax} photos per destination`
-        : `${TripLimits.photosPerTripMax} photos per trip`;
+        ? PHOTO_LIMIT_TEXTS.perDestination
+        : PHOTO_LIMIT_TEXTS.perTrip;
+    problems.push(`${plural(overCount)} left out: ${limit}.`);
+  }
+  if (overBytes > 0) {
     problems.push(
-      `${overCount} photo${overCount === 1 ? ' was' : 's were'} left out: at most ${limit}.`,
+      `${plural(overBytes)} left out: ${PHOTO_LIMIT_TEXTS.total} (${formatBytes(bytes)} chosen).`,
     );
   }
   return { accepted, problems };
+}
+
+/** Total bytes of a trip's photos. */
+export function tripPhotoBytes(draft: Pick<TripDraft<PhotoLike>, 'destinations'>): number {
+  return draft.destinations.reduce((sum, d) => sum + d.photos.reduce((s, p) => s + p.size, 0), 0);
+}
+
+/**
+ * The whole trip checked against TripLimits just before it is sent (the same limits the trips
+ * service and the gateway's body cap come from): the sentence to show, or null to send it.
+ */
+export function tripUploadProblem(
+  draft: Pick<TripDraft<PhotoLike>, 'destinations'>,
+): string | null {
+  const photos = draft.destinations.flatMap((d) => d.photos);
+  const tooBig = photos.find((p) => p.size > TripLimits.photoMaxBytes);
+  if (tooBig) return `${tooBig.name} is too large: ${PHOTO_LIMIT_TEXTS.perPhoto}.`;
+  if (draft.destinations.some((d) => d.photos.length > TripLimits.photosPerDestinationMax)) {
+    return `Too many photos: ${PHOTO_LIMIT_TEXTS.perDestination}.`;
+  }
+  if (photos.length > TripLimits.photosPerTripMax) {
+    return `Too many photos: ${PHOTO_LIMIT_TEXTS.perTrip}.`;
+  }
+  const bytes = tripPhotoBytes(draft);
+  if (bytes > TripLimits.photosTotalMaxBytes) {
+    return `This trip's photos are too large to send: ${PHOTO_LIMIT_TEXTS.total}, and these total ${formatBytes(bytes)}. Remove some photos and try again.`;
+  }
+  return null;
 }
 
 /** Bytes as a short human size ("820 KB", "3.4 MB"). */

@@ -11,6 +11,12 @@ export const AuthLimits = {
   profilePictureMaxBytes: 5 * 1024 * 1024,
 } as const;
 
+/** What auth answers about a profile picture it refuses (the register form shows the same). */
+export const RegisterMessages = {
+  pictureNotImage: 'Profile picture must be a PNG, JPEG, GIF or WebP image.',
+  pictureTooLarge: `Profile picture must be at most ${AuthLimits.profilePictureMaxBytes / (1024 * 1024)} MB.`,
+} as const;
+
 export const Email = z
   .string()
   .trim()

@@ -26,6 +26,20 @@ export const ImageExtensions: Readonly<Record<string, ImageType>> = {
 };
 
 /**
+ * A client-side pre-check (the services decide by the bytes): one of ImageTypes by its MIME
+ * type, or by its extension when the browser reports no type.
+ */
+export function isAcceptedImageFile(file: { name: string; type: string }): boolean {
+  const type = file.type.trim().toLowerCase();
+  if (type) return (ImageTypes as readonly string[]).includes(type);
+  const dot = file.name.lastIndexOf('.');
+  return dot > 0 && Object.hasOwn(ImageExtensions, file.name.slice(dot + 1).toLowerCase());
+}
+
+/** The `accept` attribute of a file input taking ImageTypes. */
+export const IMAGE_ACCEPT = ImageTypes.join(',');
+
+/**
  * UTF-8 bytes per UTF-16 code unit, at most: zod's `.max(n)` counts code units, a code unit of
  * the Basic Multilingual Plane takes up to 3 bytes (a surrogate pair: 4 bytes for 2 units), and a
  * browser's `\n` -> `\r\n` in form values takes 2.

@@ -1,6 +1,6 @@
 import {
-  AuthLimits,
   REGISTER_MULTIPART_LIMITS,
+  RegisterMessages,
   REGISTER_PICTURE_FIELD,
   REGISTER_TEXT_FIELDS,
 } from '@wayfarer/contracts';
@@ -17,10 +17,9 @@ export function isRegisterTextField(name: string): name is RegisterTextField {
 }
 
 export function pictureTooLargeMessage(): string {
-  const mib = AuthLimits.profilePictureMaxBytes / (1024 * 1024);
-  return `Profile picture must be at most ${mib} MB.`;
+  return RegisterMessages.pictureTooLarge;
 }
 
-export const NOT_AN_IMAGE_MESSAGE = 'Profile picture must be a PNG, JPEG, GIF or WebP image.';
+export const NOT_AN_IMAGE_MESSAGE = RegisterMessages.pictureNotImage;
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists.';
 export const REGISTERED_MESSAGE = 'Registration successful!';
