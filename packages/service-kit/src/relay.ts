@@ -3,12 +3,39 @@ import type { Logger } from 'pino';
 import type { Topic } from '@wayfarer/contracts';
 import { createProducer, ensureTopics } from './kafka';
 
+/**
+ * How long published outbox rows and consumer markers (ids of events a consumer has applied)
+ * are kept. A redelivery (a consumer restarting before committing its offset, a relay resending
+ * after a crash) comes within minutes; a week is far beyond that, and as long as Kafka's default
+ * retention, so a replay from the oldest offset Kafka still has is still recognised.
+ */
+export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** A relay prunes at most this often. */
+export const OUTBOX_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** Rows (documents) deleted per prune statement, so a prune never holds many locks for long. */
+export const OUTBOX_PRUNE_BATCH = 1000;
+
+/** The pruning knobs every relay takes (defaults above). */
+export interface PruneOptions {
+  /** Keep published rows and consumer markers this long. */
+  retentionMs?: number;
+  /** Prune at most this often. */
+  pruneIntervalMs?: number;
+  /** Rows deleted per statement. */
+  pruneBatchSize?: number;
+}
+
 /** A relay of outbox events to Kafka (the store-specific part is `publishPending`). */
 export interface OutboxRelay {
   /** Asks the relay to publish now (call after a write that enqueued events). */
   kick(): void;
   /** Publishes everything pending once; resolves with the number sent. */
   flush(): Promise<number>;
+  /**
+   * Deletes published history and consumer markers older than the retention window now (the
+   * loop also does it every `pruneIntervalMs`); resolves with the number removed.
+   */
+  prune(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -24,12 +51,19 @@ export interface RelayLoopOptions {
    * many were sent (0 when nothing is pending). Throwing leaves them pending.
    */
   publishPending(connect: () => Promise<Producer>): Promise<number>;
+  /** Deletes one bounded round of old history; returns how many rows it removed. */
+  pruneOnce?(): Promise<number>;
+  /** Prune at most this often (default `OUTBOX_PRUNE_INTERVAL_MS`). */
+  pruneIntervalMs?: number;
 }
+
+/** Bounded prune rounds per run: a backlog is worked off over several runs, never in one go. */
+const PRUNE_ROUNDS = 10;
 
 /**
  * The loop every outbox relay shares: poll, publish, and on failure (Kafka down) back off up
  * to 5 s and rebuild the producer, so events go out once Kafka is back. Writes never wait
- * for it.
+ * for it. After a successful round it prunes old history, at most every `pruneIntervalMs`.
  */
 export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   const log = options.logger.child({ component: options.name });
@@ -39,6 +73,9 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   let running: Promise<number> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
+  const pruneEvery = options.pruneIntervalMs ?? OUTBOX_PRUNE_INTERVAL_MS;
+  let lastPrune = Number.NEGATIVE_INFINITY;
+  let pruning: Promise<number> | null = null;
 
   async function connect(): Promise<Producer> {
     if (producer) return producer;
@@ -68,6 +105,31 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     return running;
   }
 
+  async function pruneRounds(): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < PRUNE_ROUNDS && options.pruneOnce; round++) {
+      const removed = await options.pruneOnce();
+      total += removed;
+      if (removed === 0) break;
+    }
+    if (total > 0) log.info({ removed: total }, 'pruned old outbox history');
+    return total;
+  }
+
+  function prune(): Promise<number> {
+    pruning ??= pruneRounds().finally(() => {
+      pruning = null;
+    });
+    return pruning;
+  }
+
+  async function pruneIfDue() {
+    if (!options.pruneOnce || pruning || Date.now() - lastPrune < pruneEvery) return;
+    lastPrune = Date.now();
+    // history is not urgent: a failure waits for the next interval
+    await prune().catch((err: unknown) => log.warn({ err }, 'outbox prune failed'));
+  }
+
   function schedule(delay: number) {
     if (stopped) return;
     if (timer) clearTimeout(timer);
@@ -81,6 +143,7 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
       if (sent > 0) log.debug({ sent }, 'published outbox events');
       if (failures > 0) log.info({ failures }, 'outbox relay recovered');
       failures = 0;
+      void pruneIfDue(); // in the background: publishing never waits for it
       schedule(poll);
     } catch (err) {
       failures += 1;
@@ -104,10 +167,12 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
       if (failures === 0) schedule(0);
     },
     flush: runOnce,
+    prune,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
+      await pruning?.catch(() => undefined);
       await producer?.disconnect().catch(() => undefined);
     },
   };

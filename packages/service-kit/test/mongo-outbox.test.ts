@@ -11,8 +11,9 @@ import {
   mongoIdempotentHandler,
   notDeleted,
   outboxEntry,
-  pushToOutbox,
   startMongoOutboxRelay,
+  withOutboxEvents,
+  withPendingFlag,
   type WithOutbox,
 } from '../src/mongo';
 
@@ -59,16 +60,20 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
     const things = db.collection<ThingDoc>('things');
     const id = randomUUID();
     const created = makeEvent(Thing, id, { step: 'created' });
-    await things.insertOne({
-      _id: id,
-      name: 'first',
-      deletedAt: null,
-      outbox: [outboxEntry(Thing.topic, created)],
-    });
+    await things.insertOne(
+      withPendingFlag({
+        _id: id,
+        name: 'first',
+        deletedAt: null,
+        outbox: [outboxEntry(Thing.topic, created)],
+      }),
+    );
     const deleted = makeEvent(Thing, id, { step: 'deleted' });
     await things.updateOne(
       { _id: id, ...notDeleted },
-      { $set: { deletedAt: new Date() }, ...pushToOutbox([outboxEntry(Thing.topic, deleted)]) },
+      withOutboxEvents<ThingDoc>({ $set: { deletedAt: new Date() } }, [
+        outboxEntry(Thing.topic, deleted),
+      ]),
     );
     expect((await things.findOne({ _id: id }))?.outbox).toHaveLength(2);
 
@@ -97,10 +102,9 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
       for (const step of steps) {
         await things.updateOne(
           { _id: id },
-          {
-            $set: { name: step },
-            ...pushToOutbox([outboxEntry(Thing.topic, makeEvent(Thing, id, { step }))]),
-          },
+          withOutboxEvents<ThingDoc>({ $set: { name: step } }, [
+            outboxEntry(Thing.topic, makeEvent(Thing, id, { step })),
+          ]),
         );
         relay.kick();
         // the write is never undone by the relay's acknowledgement of an older event
@@ -127,20 +131,21 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
       await Promise.all(
         ids.map(async (id) => {
           const created = makeEvent(Thing, id, { step: 'created' });
-          await things.insertOne({
-            _id: id,
-            name: id,
-            deletedAt: null,
-            outbox: [outboxEntry(Thing.topic, created)],
-          });
+          await things.insertOne(
+            withPendingFlag({
+              _id: id,
+              name: id,
+              deletedAt: null,
+              outbox: [outboxEntry(Thing.topic, created)],
+            }),
+          );
           relay.kick();
           const deleted = makeEvent(Thing, id, { step: 'deleted' });
           const result = await things.updateOne(
             { _id: id, ...notDeleted },
-            {
-              $set: { deletedAt: new Date() },
-              ...pushToOutbox([outboxEntry(Thing.topic, deleted)]),
-            },
+            withOutboxEvents<ThingDoc>({ $set: { deletedAt: new Date() } }, [
+              outboxEntry(Thing.topic, deleted),
+            ]),
           );
           expect(result.modifiedCount).toBe(1);
           relay.kick();

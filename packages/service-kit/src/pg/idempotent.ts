@@ -3,7 +3,10 @@ import type pg from 'pg';
 import type { Migration } from './migrate';
 import { withTransaction } from './pool';
 
-/** Table of events a consumer has already applied. */
+/**
+ * Table of events a consumer has already applied. No service consumes into PostgreSQL yet:
+ * bucketlist (issue 10, trip events) and social (issue 11, user and trip events) will.
+ */
 export const processedEventsMigration: Migration = {
   id: '000_processed_events',
   sql: `
@@ -15,6 +18,22 @@ export const processedEventsMigration: Migration = {
     );
   `,
 };
+
+/** The index of the relay's prune query (markers by age). */
+export const processedEventsIndexMigration: Migration = {
+  id: '000_processed_events_at',
+  sql: `CREATE INDEX IF NOT EXISTS processed_events_at ON processed_events (processed_at);`,
+};
+
+/**
+ * The idempotent consumer's schema, in order: spread it into a consuming service's migrations.
+ * Markers older than the retention window are pruned by the service's outbox relay
+ * (`pruneOutboxHistory`).
+ */
+export const processedEventsMigrations: readonly Migration[] = [
+  processedEventsMigration,
+  processedEventsIndexMigration,
+];
 
 /**
  * Wraps an event handler so each event's effect is applied exactly once: the event id is

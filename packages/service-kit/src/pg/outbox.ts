@@ -2,7 +2,14 @@ import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
-import { batchByTopic, startRelayLoop, type OutboxRelay } from '../relay';
+import {
+  batchByTopic,
+  OUTBOX_PRUNE_BATCH,
+  OUTBOX_RETENTION_MS,
+  startRelayLoop,
+  type OutboxRelay,
+  type PruneOptions,
+} from '../relay';
 import type { Migration } from './migrate';
 
 /** The outbox table: events written in the same transaction as the change they describe. */
@@ -22,6 +29,21 @@ export const outboxMigration: Migration = {
   `,
 };
 
+/** The index of the relay's prune query (published rows by age). */
+export const outboxPublishedIndexMigration: Migration = {
+  id: '000_outbox_published',
+  sql: `
+    CREATE INDEX IF NOT EXISTS outbox_published ON outbox (published_at)
+      WHERE published_at IS NOT NULL;
+  `,
+};
+
+/** The outbox schema, in order: spread it into a publishing service's migrations. */
+export const outboxMigrations: readonly Migration[] = [
+  outboxMigration,
+  outboxPublishedIndexMigration,
+];
+
 /** Records `event` for `topic` inside the caller's transaction. */
 export async function enqueueEvent(
   client: pg.PoolClient,
@@ -36,7 +58,7 @@ export async function enqueueEvent(
   ]);
 }
 
-export interface OutboxRelayOptions {
+export interface OutboxRelayOptions extends PruneOptions {
   pool: pg.Pool;
   kafka: Kafka;
   logger: Logger;
@@ -47,8 +69,47 @@ export interface OutboxRelayOptions {
 }
 
 /**
- * Relays outbox rows to Kafka: at least once, in commit order per relay. Several relays may
- * run: rows are claimed with SKIP LOCKED.
+ * One bounded round of pruning: published outbox rows, and the markers of this database's
+ * idempotent consumers (`processed_events`, when the service has that table), older than
+ * `retentionMs`. Unpublished rows are never touched. Returns the number of rows removed.
+ */
+export async function pruneOutboxHistory(
+  pool: pg.Pool,
+  retentionMs = OUTBOX_RETENTION_MS,
+  batchSize = OUTBOX_PRUNE_BATCH,
+): Promise<number> {
+  const seconds = retentionMs / 1000;
+  const published = await pool.query(
+    `DELETE FROM outbox WHERE seq IN (
+       SELECT seq FROM outbox
+        WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1)
+        ORDER BY published_at LIMIT $2)`,
+    [seconds, batchSize],
+  );
+  const { rows } = await pool.query<{ exists: boolean }>(
+    `SELECT to_regclass('processed_events') IS NOT NULL AS exists`,
+  );
+  let markers = 0;
+  if (rows[0]?.exists) {
+    const result = await pool.query(
+      `DELETE FROM processed_events WHERE (consumer, event_id) IN (
+         SELECT consumer, event_id FROM processed_events
+          WHERE processed_at < now() - make_interval(secs => $1)
+          ORDER BY processed_at LIMIT $2)`,
+      [seconds, batchSize],
+    );
+    markers = result.rowCount ?? 0;
+  }
+  return (published.rowCount ?? 0) + markers;
+}
+
+/**
+ * Relays outbox rows to Kafka: at least once, in `seq` order per relay. Several relays may
+ * run: each round locks its rows with `FOR UPDATE SKIP LOCKED` in a transaction that spans the
+ * send and the `published_at` update, so another instance skips rows being sent and sees them
+ * published once the lock is released; a relay that dies mid-send rolls back and its rows are
+ * sent again (at least once). It also prunes published rows and consumer markers older than
+ * `retentionMs` (default 7 days), at most every `pruneIntervalMs` (default 10 minutes).
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const batchSize = options.batchSize ?? 200;
@@ -58,6 +119,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     logger: options.logger,
     topics: options.topics,
     pollIntervalMs: options.pollIntervalMs,
+    pruneIntervalMs: options.pruneIntervalMs,
+    pruneOnce: () => pruneOutboxHistory(options.pool, options.retentionMs, options.pruneBatchSize),
     async publishPending(connect) {
       const client = await options.pool.connect();
       try {

@@ -1,8 +1,8 @@
-import { outboxMigration, type Migration } from '@wayfarer/service-kit/pg';
+import { outboxMigrations, type Migration } from '@wayfarer/service-kit/pg';
 
 /** auth's schema, in order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
-  outboxMigration,
+  ...outboxMigrations,
   {
     id: '001_users',
     sql: `

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { pushToOutbox, type OutboxEntry, type WithOutbox } from '@wayfarer/service-kit/mongo';
+import { withOutboxEvents, type OutboxEntry, type WithOutbox } from '@wayfarer/service-kit/mongo';
 
 /**
  * One journal entry per destination (`_id` is the destination id). Its pending events live in
@@ -47,15 +47,17 @@ export class JournalEntriesStore {
     const write = () =>
       this.collection.updateOne(
         { _id: entry.destinationId },
-        {
-          $set: {
-            ownerId: entry.ownerId,
-            content: entry.content,
-            date: entry.date,
-            updatedAt: entry.updatedAt,
+        withOutboxEvents<JournalEntryDoc>(
+          {
+            $set: {
+              ownerId: entry.ownerId,
+              content: entry.content,
+              date: entry.date,
+              updatedAt: entry.updatedAt,
+            },
           },
-          ...pushToOutbox(events),
-        },
+          events,
+        ),
         { upsert: true },
       );
     try {

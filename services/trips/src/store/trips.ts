@@ -1,9 +1,14 @@
 import type { Collection, Db } from 'mongodb';
-import { notDeleted, pushToOutbox, type OutboxEntry } from '@wayfarer/service-kit/mongo';
+import {
+  notDeleted,
+  withOutboxEvents,
+  withPendingFlag,
+  type OutboxEntry,
+} from '@wayfarer/service-kit/mongo';
 import type { TripDoc } from '../domain/trip';
 
-/** The API never needs the pending events. */
-const WITHOUT_OUTBOX = { projection: { outbox: 0 } } as const;
+/** The API never needs the pending events nor the relay's bookkeeping. */
+const WITHOUT_OUTBOX = { projection: { outbox: 0, outboxPending: 0, outboxClaim: 0 } } as const;
 
 /**
  * The `trips` collection. Single-document writes only (no transactions on the local server):
@@ -24,7 +29,7 @@ export class TripsRepo {
 
   /** Inserts a new trip with its `trip.created` event already in `outbox` (one write). */
   async insert(trip: TripDoc): Promise<void> {
-    await this.collection.insertOne(trip);
+    await this.collection.insertOne(withPendingFlag(trip));
   }
 
   /** The owner's trips, newest first; soft-deleted ones (pending removal) excluded. */
@@ -58,7 +63,7 @@ export class TripsRepo {
   ): Promise<boolean> {
     const result = await this.collection.updateOne(
       { _id: id, ownerId, ...notDeleted },
-      { $set: { deletedAt }, ...pushToOutbox([event]) },
+      withOutboxEvents<TripDoc>({ $set: { deletedAt } }, [event]),
     );
     return result.modifiedCount === 1;
   }
