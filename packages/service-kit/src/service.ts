@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Closer } from './lifecycle';
+import { runService, type Closer } from './lifecycle';
 
 /** What a service's composition root (`createService(env)` in `src/service.ts`) returns. */
 export interface ServiceHandle {
@@ -48,4 +48,21 @@ export async function composeService<T extends Omit<ServiceHandle, 'close'>>(
     ...built,
     close: () => (closing ??= runClosers([() => built.app.close(), closeOpened])),
   };
+}
+
+/**
+ * A service's `main.ts` after `createService(env)`: listens on the env's `HOST:PORT` with
+ * `runService`, whose shutdown (SIGTERM/SIGINT) ends with the service's `close()`.
+ */
+export function serveService(
+  svc: ServiceHandle,
+  env: { PORT: number; HOST: string },
+): Promise<void> {
+  return runService({
+    app: svc.app,
+    port: env.PORT,
+    host: env.HOST,
+    logger: svc.logger,
+    closers: [() => svc.close()],
+  });
 }
