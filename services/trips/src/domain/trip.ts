@@ -18,7 +18,7 @@ export interface StoredVariant {
 
 export interface PhotoDoc {
   id: string;
-  /** The file as uploaded (never served: it may carry EXIF such as GPS). */
+  /** Full size, re-encoded upright without metadata (storage's pipeline); not served today. */
   original: StoredVariant;
   /** Resized, re-encoded, metadata stripped: what the photo URL serves. */
   display: StoredVariant;
@@ -63,15 +63,19 @@ export function newPhotoId(): string {
 export const isTripId = (id: string): boolean => OBJECT_ID.test(id);
 export const isPhotoId = (id: string): boolean => PHOTO_ID.test(id);
 
-/** Object keys of a photo's variants: `<tripId>/<photoId>/original.<ext>` and `.../display.webp`. */
+/**
+ * Object keys of a photo's variants, by the type each was encoded as:
+ * `<tripId>/<photoId>/original.<ext>` and `<tripId>/<photoId>/display.<ext>` (WebP today).
+ */
 export function photoKeys(
   tripId: string,
   photoId: string,
   original: ImageType,
+  display: ImageType,
 ): { original: string; display: string } {
   return {
     original: `${tripId}/${photoId}/original.${original.ext}`,
-    display: `${tripId}/${photoId}/display.webp`,
+    display: `${tripId}/${photoId}/display.${display.ext}`,
   };
 }
 

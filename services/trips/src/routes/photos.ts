@@ -1,5 +1,7 @@
 import { requireUserId } from '@wayfarer/service-kit';
-import { readPhoto } from '../usecases/read-photo';
+import { sendObject } from '@wayfarer/storage/serve';
+import { Messages } from '../domain/limits';
+import { readablePhoto } from '../usecases/read-photo';
 import type { TripsContext } from '../app';
 
 export function photoRoutes(ctx: TripsContext): void {
@@ -8,14 +10,11 @@ export function photoRoutes(ctx: TripsContext): void {
     async (request, reply) => {
       const userId = requireUserId(request);
       const { tripId, photoId } = request.params;
-      const { variant, stream } = await readPhoto(ctx, userId, tripId, photoId);
-      return reply
-        .header('content-type', variant.contentType)
-        .header('content-length', variant.bytes)
-        .header('cache-control', 'private, max-age=86400')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .send(stream);
+      const variant = await readablePhoto(ctx, userId, tripId, photoId);
+      return sendObject(reply, ctx.photos, variant.key, {
+        contentType: variant.contentType,
+        notFoundMessage: Messages.photoNotFound,
+      });
     },
   );
 }

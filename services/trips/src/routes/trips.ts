@@ -1,6 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { notFound, requireUserId } from '@wayfarer/service-kit';
+import { withSpoolDir } from '@wayfarer/storage/upload';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
 import { isTripId, toApiTrip } from '../domain/trip';
@@ -36,21 +35,11 @@ export function tripRoutes(ctx: TripsContext): void {
 
   app.post('/api/trips', async (request, reply) => {
     const userId = requireUserId(request);
-    const spool = await mkdtemp(join(ctx.spoolDir, 'wayfarer-trip-'));
-    try {
-      let form;
-      try {
-        form = await readTripForm(request, spool);
-      } catch (err) {
-        // The rest of the body may be unread: do not reuse this connection.
-        reply.header('connection', 'close');
-        throw err;
-      }
+    return withSpoolDir(ctx.spoolDir, async (spool) => {
+      const form = await readTripForm(request, reply, spool);
       const input = buildTripInput(form.grouped, isoDate(ctx.now()));
       const trip = await createTrip(ctx, userId, input, form.photos);
       return reply.code(201).send(toApiTrip(trip));
-    } finally {
-      await rm(spool, { recursive: true, force: true });
-    }
+    });
   });
 }

@@ -1,7 +1,14 @@
 import type { TripInput } from '@wayfarer/contracts';
 import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
-import type { ImageType } from '@wayfarer/storage/image';
+import {
+  ImageRejectedError,
+  PHOTO_DISPLAY,
+  PHOTO_ORIGINAL,
+  processImage,
+  type ImageFile,
+} from '@wayfarer/storage/pipeline';
+import type { SpooledImage } from '@wayfarer/storage/upload';
 import { describeFile } from '../domain/form';
 import { Messages } from '../domain/limits';
 import {
@@ -14,19 +21,17 @@ import {
   type TripDoc,
 } from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
-import { makeDisplayVariant, UnreadableImageError, type DisplayVariant } from '../media/variants';
 import type { TripsRepo } from '../store/trips';
 
 /** A photo of the form, written to the request's spool directory and typed by its content. */
-export interface SpooledPhoto {
+export interface SpooledPhoto extends SpooledImage {
   /** Destination index (`photos[i]`). */
   index: number;
-  field: string;
-  filename: string;
-  path: string;
-  bytes: number;
-  type: ImageType;
 }
+
+/** What is stored of each photo: both re-encoded by storage's image pipeline. */
+const PHOTO_VARIANTS = { original: PHOTO_ORIGINAL, display: PHOTO_DISPLAY };
+type PhotoFiles = Record<keyof typeof PHOTO_VARIANTS, ImageFile>;
 
 export interface CreateTripDeps {
   trips: TripsRepo;
@@ -41,7 +46,9 @@ const UPLOAD_CONCURRENCY = 4;
 
 /**
  * Creates a trip from validated input and sniffed, spooled photos, with no half-created trip:
- * 1. every photo is decoded and its display variant made (a bad image is a 400, nothing stored);
+ * 1. every photo goes through the image pipeline: decoded with a pixel limit, polyglots refused,
+ *    re-encoded upright without metadata into its original and display variants (a bad image
+ *    is a 400, nothing stored);
  * 2. originals and display variants are uploaded;
  * 3. only then the trip document is inserted, with `trip.created` in its outbox (one write).
  * If 2 or 3 fails, every object of this trip is removed again.
@@ -53,42 +60,31 @@ export async function createTrip(
   files: SpooledPhoto[],
 ): Promise<TripDoc> {
   // 1. decode everything first, one photo at a time (sharp itself uses several threads)
-  const displays: DisplayVariant[] = [];
-  for (const file of files) {
-    try {
-      displays.push(await makeDisplayVariant(file.path));
-    } catch (err) {
-      if (err instanceof UnreadableImageError) {
-        throw new HttpError(
-          400,
-          `${describeFile(file.field, file.filename)} ${Messages.unreadableImage}`,
-        );
-      }
-      throw err;
-    }
-  }
+  const processed: PhotoFiles[] = [];
+  for (const file of files) processed.push(await processPhoto(file));
 
   const tripId = newId();
   const photos: PhotoDoc[][] = input.destinations.map(() => []);
   const uploads: (() => Promise<void>)[] = [];
   files.forEach((file, i) => {
-    const display = displays[i]!;
+    const { original, display } = processed[i]!;
     const id = newPhotoId();
-    const keys = photoKeys(tripId, id, file.type);
+    const keys = photoKeys(tripId, id, original.type, display.type);
+    const stored = (key: string, image: ImageFile) => ({
+      key,
+      contentType: image.type.contentType,
+      bytes: image.bytes,
+      width: image.width,
+      height: image.height,
+    });
     photos[file.index]!.push({
       id,
-      original: { key: keys.original, contentType: file.type.contentType, bytes: file.bytes },
-      display: {
-        key: keys.display,
-        contentType: display.contentType,
-        bytes: display.data.length,
-        width: display.width,
-        height: display.height,
-      },
+      original: stored(keys.original, original),
+      display: stored(keys.display, display),
     });
     uploads.push(
-      () => deps.photos.putFile(keys.original, file.path, file.type.contentType),
-      () => deps.photos.put(keys.display, display.data, display.contentType),
+      () => deps.photos.putFile(keys.original, original.path, original.type.contentType),
+      () => deps.photos.putFile(keys.display, display.path, display.type.contentType),
     );
   });
 
@@ -120,6 +116,20 @@ export async function createTrip(
   }
   deps.relay?.kick();
   return trip;
+}
+
+/** One photo through the image pipeline; a refused image is a 400 naming the file. */
+async function processPhoto(file: SpooledPhoto): Promise<PhotoFiles> {
+  try {
+    return (await processImage(file.path, PHOTO_VARIANTS, file.path)).variants;
+  } catch (err) {
+    if (err instanceof ImageRejectedError) {
+      const message =
+        err.reason === 'not_an_image' ? Messages.notAnImage : Messages.unreadableImage;
+      throw new HttpError(400, `${describeFile(file.field, file.filename)} ${message}`);
+    }
+    throw err;
+  }
 }
 
 /** Removes every object of `trip`: all its keys live under its prefix (see `photoKeys`). */

@@ -1,27 +1,24 @@
-import type { Readable } from 'node:stream';
 import { notFound } from '@wayfarer/service-kit';
-import type { ObjectStore } from '@wayfarer/storage';
 import { Messages } from '../domain/limits';
 import { findPhoto, isPhotoId, isTripId, type StoredVariant } from '../domain/trip';
 import type { TripsRepo } from '../store/trips';
 
 export interface ReadPhotoDeps {
   trips: TripsRepo;
-  photos: ObjectStore;
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
 }
 
 /**
- * The display variant of a photo, for the trip's owner and the owner's friends only. Anyone
- * else, a malformed id, an unknown or deleted trip or photo: the same 404, so a stranger cannot
- * tell whether a trip exists.
+ * The variant a photo URL serves (the display variant), for the trip's owner and the owner's
+ * friends only. Anyone else, a malformed id, an unknown or deleted trip or photo: the same 404,
+ * so a stranger cannot tell whether a trip exists.
  */
-export async function readPhoto(
+export async function readablePhoto(
   deps: ReadPhotoDeps,
   userId: string,
   tripId: string,
   photoId: string,
-): Promise<{ variant: StoredVariant; stream: Readable }> {
+): Promise<StoredVariant> {
   if (!isTripId(tripId) || !isPhotoId(photoId)) throw notFound(Messages.photoNotFound);
   const trip = await deps.trips.findLive(tripId);
   if (!trip) throw notFound(Messages.photoNotFound);
@@ -30,7 +27,5 @@ export async function readPhoto(
   }
   const photo = findPhoto(trip, photoId);
   if (!photo) throw notFound(Messages.photoNotFound);
-  const stream = await deps.photos.get(photo.display.key);
-  if (!stream) throw notFound(Messages.photoNotFound);
-  return { variant: photo.display, stream };
+  return photo.display;
 }

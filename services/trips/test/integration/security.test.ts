@@ -264,11 +264,11 @@ describe('storage failures: no trip half-created', () => {
   });
 
   it('MinIO fails during the uploads: 503, the uploaded objects are removed, no trip', async () => {
-    const put = h.photos.put.bind(h.photos);
+    const putFile = h.photos.putFile.bind(h.photos);
     let puts = 0;
-    vi.spyOn(h.photos, 'put').mockImplementation(async (key, data, contentType) => {
+    vi.spyOn(h.photos, 'putFile').mockImplementation(async (key, path, contentType) => {
       if (++puts === 2) throw new Error('MinIO went away');
-      return put(key, data, contentType);
+      return putFile(key, path, contentType);
     });
     await expectNoTrace(async () => {
       const res = await postTrip(h.app, newUserId(), oneDestination(), [

@@ -20,7 +20,7 @@ const NOW = new Date('2025-03-09T10:00:00.000Z');
 const tripId = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 
 function photo(id: string): PhotoDoc {
-  const keys = photoKeys(tripId, id, IMAGE_TYPES.jpeg);
+  const keys = photoKeys(tripId, id, IMAGE_TYPES.jpeg, IMAGE_TYPES.webp);
   return {
     id,
     original: { key: keys.original, contentType: 'image/jpeg', bytes: 1000 },
