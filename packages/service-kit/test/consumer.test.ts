@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, makeEvent, readEvent, Topics, type EventEnvelope } from '@wayfarer/contracts';
 import { testInfra } from '@wayfarer/test-kit';
@@ -33,12 +35,21 @@ async function publish(aggregate: string, values: string[]): Promise<void> {
   }
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Waits until `handler` has seen an event (Kafka delivers on its own schedule). */
+const untilSeen = (seen: readonly number[]) =>
+  vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 20_000, interval: 50 });
+
+/** A logger that keeps the messages of its `warn` records. */
+function recordingLogger() {
+  const warnings: string[] = [];
+  const sink = new Writable({
+    write(line: Buffer, _encoding, done) {
+      const record = JSON.parse(line.toString()) as { level: number; msg: string };
+      if (record.level === 40) warnings.push(record.msg);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'warn' }, sink), warnings };
 }
 
 /** A handler that records the `n` of the Ping events of `aggregate` (a bad payload throws). */
@@ -76,7 +87,7 @@ describe('consumers (real Kafka)', () => {
     try {
       const bad = { ...makeEvent(Ping, aggregate, { n: 1 }), payload: { n: 'one' } };
       await publish(aggregate, [JSON.stringify(bad), ping(aggregate, 2)]);
-      await until(() => seen.length > 0, 'the good event');
+      await untilSeen(seen);
       expect(seen).toEqual([2]);
     } finally {
       await consumer.disconnect();
@@ -90,7 +101,7 @@ describe('consumers (real Kafka)', () => {
     const consumer = await startConsumer(fresh(handle));
     try {
       await publish(aggregate, [ping(aggregate, 2)]);
-      await until(() => seen.length > 0, 'the new event');
+      await untilSeen(seen);
       expect(seen).toEqual([2]);
     } finally {
       await consumer.disconnect();
@@ -104,25 +115,26 @@ describe('consumers (real Kafka)', () => {
     try {
       await background.started;
       await publish(aggregate, [ping(aggregate, 3)]);
-      await until(() => seen.length > 0, 'the event');
+      await untilSeen(seen);
       expect(seen).toEqual([3]);
     } finally {
       await background.stop();
     }
   });
 
-  it('in the background: keeps retrying while Kafka is unreachable, and stops at once', async () => {
+  it('in the background: keeps retrying while Kafka is unreachable, and stops when asked', async () => {
     const nowhere = createKafka({
       clientId: 'kit-consumer-nowhere',
       brokers: ['127.0.0.1:9'],
       logger,
       config: { connectionTimeout: 200, retry: { retries: 0 } },
     });
+    const { logger: recording, warnings } = recordingLogger();
     const background = startConsumerInBackground({
       kafka: nowhere,
       groupId: `kit-consumer-${randomUUID()}`,
       topics: [Ping.topic],
-      logger,
+      logger: recording,
       handle: async () => undefined,
       maxRetryDelayMs: 100,
     });
@@ -130,11 +142,15 @@ describe('consumers (real Kafka)', () => {
     void background.started.then(() => {
       settled = true;
     });
-    await new Promise((r) => setTimeout(r, 1000));
+    // three failed attempts, each logged, and it has not given up
+    await vi.waitFor(() => expect(warnings.length).toBeGreaterThanOrEqual(3), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    expect(new Set(warnings)).toEqual(new Set(['consumer could not start; retrying']));
     expect(settled).toBe(false);
-    const t0 = Date.now();
+    // stopped in the middle of a retry wait: `started` resolves (it ends the loop)
     await background.stop();
-    await background.started;
-    expect(Date.now() - t0).toBeLessThan(2000);
+    await expect(background.started).resolves.toBeUndefined();
   });
 });

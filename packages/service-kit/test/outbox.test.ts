@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, makeEvent, Topics } from '@wayfarer/contracts';
 import { dropDatabase, freshDatabase, testInfra, waitForEvents } from '@wayfarer/test-kit';
@@ -118,10 +118,7 @@ describe('outbox relay and idempotent consumer (real PostgreSQL + Kafka)', () =>
       },
     });
     try {
-      const deadline = Date.now() + 20_000;
-      while (seen.length === 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toEqual([event.id]);
+      await vi.waitFor(() => expect(seen).toEqual([event.id]), { timeout: 20_000, interval: 100 });
     } finally {
       await consumer.disconnect();
     }
