@@ -72,16 +72,6 @@ export async function createTrip(
   return (await res.json()) as TripSummary;
 }
 
-/** Polls `probe` until it returns true or `timeoutMs` passes (for effects that travel by Kafka). */
-export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
-
 /**
  * Stops a real service of the e2e stack (e.g. 'trips') for the duration of `during`, then starts
  * it again and waits until it is ready, whatever `during` did.

@@ -1,6 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, makePng, newPage, screenshot, uniqueEmail } from '../support/browser';
+import {
+  animationsDone,
+  launchBrowser,
+  makePng,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser';
 
 describe('auth journey in headless Chromium', () => {
   let browser: Browser;
@@ -40,7 +47,7 @@ describe('auth journey in headless Chromium', () => {
 
     await page.getByRole('button', { name: 'Open profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).waitFor({ state: 'visible' });
-    await page.waitForTimeout(400); // let the menu's fade-in finish for the screenshot
+    await animationsDone(page); // the menu's fade-in, for the screenshot
     await screenshot(page, 'layout-shell-menu');
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL('**/home');

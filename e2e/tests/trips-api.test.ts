@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { api, createTrip, eventually, signUp, withServiceDown } from '../support/api';
+import { api, createTrip, signUp, withServiceDown } from '../support/api';
 
 /**
  * The trips and journal rows of the spec's /api table through the real gateway, across
  * services: trips publishes its events to Kafka and journal follows them.
  */
+/** The status of `path` for `account`, polled until it is the one expected (Kafka carries it). */
+const statusOf = (path: string, account: Parameters<typeof api>[1]) =>
+  expect.poll(async () => (await api(path, account)).status, { timeout: 30_000, interval: 200 });
+
 describe('trips and journal across services', () => {
   const places = [
     ['Lisbon, Portugal', '38.72', '-9.14', '2026-04-01', '2026-04-04'],
@@ -28,7 +32,7 @@ describe('trips and journal across services', () => {
     expect(image.headers.get('content-type')).toMatch(/^image\//);
 
     // the journal learns the destination's owner from trips' event, then the owner writes
-    await eventually(async () => (await api(`/api/journal/${lisbon._id}`, owner)).status === 200);
+    await statusOf(`/api/journal/${lisbon._id}`, owner).toBe(200);
     const save = await api('/api/journal', owner, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -71,7 +75,7 @@ describe('trips and journal across services', () => {
     );
     expect((await api(`/api/trips/${trip._id}`, owner)).status).toBe(404);
     expect((await api(photo, owner)).status).toBe(404);
-    await eventually(async () => (await api(`/api/journal/${lisbon._id}`, owner)).status === 404);
+    await statusOf(`/api/journal/${lisbon._id}`, owner).toBe(404);
   });
 
   it('a journal service that was down catches up on the trips created meanwhile', async () => {
@@ -84,9 +88,7 @@ describe('trips and journal across services', () => {
     });
     // back up: it reads the trip.created it missed from Kafka, so the owner can write
     const destinationId = trip.destinations[0]!._id;
-    await eventually(
-      async () => (await api(`/api/journal/${destinationId}`, owner)).status === 200,
-    );
+    await statusOf(`/api/journal/${destinationId}`, owner).toBe(200);
   });
 
   it('refuses a non-image photo and creates no trip', async () => {

@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrip, signUp, withServiceDown, type Account } from '../support/api';
-import { baseUrl, launchBrowser, makePng, screenshot } from '../support/browser';
+import {
+  animationsDone,
+  baseUrl,
+  launchBrowser,
+  makePng,
+  mapIdle,
+  screenshot,
+} from '../support/browser';
 
 /**
  * Trips, trip detail, add trip and the journal box (spec sections 2-9) in headless Chromium
@@ -69,8 +76,34 @@ const eventually = <T>(fn: () => Promise<T> | T, timeout = 10_000) =>
 const dialog = (page: Page) => page.getByRole('dialog');
 const journal = (page: Page) => dialog(page).getByRole('region', { name: 'Journal' });
 
-async function settle(page: Page, ms = 700) {
-  await page.waitForTimeout(ms);
+/** Still, for a screenshot: the map's camera idle and every finite animation finished. */
+async function steady(page: Page) {
+  await mapIdle(page);
+  await animationsDone(page);
+}
+
+/** How far (px) the tip of the pin labelled `label` is from the map's centre, or null. */
+async function offCentre(page: Page, label: string) {
+  const pin = await page.locator(`.map-pin[aria-label^="${label}"]`).boundingBox();
+  const map = await page.locator('.keyless-map').boundingBox();
+  if (!pin || !map) return null;
+  return {
+    x: Math.abs(pin.x + pin.width / 2 - (map.x + map.width / 2)),
+    y: Math.abs(pin.y + pin.height - (map.y + map.height / 2)),
+  };
+}
+
+/**
+ * Waits until a list's focus has flown the map to `label` (a React effect starts the flight),
+ * centred along `axes`, and the camera is idle; returns the pin's final offset.
+ */
+async function centredOn(page: Page, label: string, axes: readonly ('x' | 'y')[] = ['x', 'y']) {
+  await eventually(async () => {
+    const off = await offCentre(page, label);
+    return off !== null && axes.every((axis) => off[axis] < 20);
+  }).toBe(true);
+  await mapIdle(page);
+  return (await offCentre(page, label))!;
 }
 
 describe('trips, trip detail, add trip and the journal box', () => {
@@ -93,7 +126,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
       ).toBe(1);
       await mapReady(page);
       expect(await markerCount(page)).toBe(0);
-      await settle(page, 300);
+      await steady(page);
       await screenshot(page, `trips-empty-${width}`);
       await context.close();
     }
@@ -103,8 +136,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await page.getByRole('link', { name: 'Add Trip' }).click();
     await page.waitForURL('**/addTrip');
     await page.getByRole('heading', { name: 'Add Trip' }).waitFor();
-    await mapReady(page);
-    await settle(page, 300);
+    await steady(page);
 
     // the date range defaults to today for both ends
     const today = await page.evaluate(() => {
@@ -159,8 +191,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
 
     await page.goto('/trip/0123456789abcdef01234567');
     await page.getByRole('heading', { name: 'Trip not found.' }).waitFor();
-    await mapReady(page);
-    await settle(page, 300);
+    await steady(page);
     expect(await page.getByRole('link', { name: 'Back to Trips' }).count()).toBeGreaterThan(0);
     await screenshot(page, 'trips-not-found-1440');
     await context.close();
@@ -210,7 +241,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await eventually(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
     // the added destination is already a pin
     await eventually(() => markerCount(page)).toBe(1);
-    await settle(page);
+    await steady(page);
     await screenshot(page, 'trips-add-destination-1440');
 
     // destination 2: Rome, picked with the keyboard, added with Enter
@@ -227,8 +258,11 @@ describe('trips, trip detail, add trip and the journal box', () => {
       'Gelato twice a day.',
     );
 
-    // Save: 'Uploading...' while the real request is held a moment, then the new trip opens
+    // Save: 'Uploading...' while the real request is held (until the test has seen that state),
+    // then the new trip opens
     let posted: { fields: string[]; contentType: string } | null = null;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/trips', async (route) => {
       const request = route.request();
       if (request.method() !== 'POST') return route.continue();
@@ -237,7 +271,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
         fields: Array.from(body.matchAll(/\sname="([^"]+)"/g), (m) => m[1]!),
         contentType: request.headers()['content-type'] ?? '',
       };
-      await new Promise((r) => setTimeout(r, 1200));
+      await held;
       return route.continue();
     });
     await page.getByRole('button', { name: 'Save trip' }).click();
@@ -246,6 +280,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     expect(await page.getByLabel('Trip name').isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Add destination' }).isDisabled()).toBe(true);
     await screenshot(page, 'trips-add-uploading-1440');
+    release();
     await page.waitForURL(/\/trip\/[0-9a-f]{24}$/, { timeout: 30_000 });
     await page.unroute('**/api/trips');
     const tripId = page.url().split('/').pop()!;
@@ -282,15 +317,12 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await eventually(() => markerCount(page)).toBe(2);
 
     // choosing a destination in the list zooms the map to it
-    const map = (await page.locator('.keyless-map').boundingBox())!;
     await items.nth(1).click();
     expect(await items.nth(1).getAttribute('aria-current')).toBe('true');
-    await settle(page, 1400);
-    const rome = await page.locator('.map-pin[aria-label^="Rome"]').boundingBox();
-    expect(rome).not.toBeNull();
-    const pinTip = { x: rome!.x + rome!.width / 2, y: rome!.y + rome!.height };
-    expect(Math.abs(pinTip.x - (map.x + map.width / 2))).toBeLessThan(20);
-    expect(Math.abs(pinTip.y - (map.y + map.height / 2))).toBeLessThan(20);
+    const rome = await centredOn(page, 'Rome');
+    expect(rome.x).toBeLessThan(20);
+    expect(rome.y).toBeLessThan(20);
+    await animationsDone(page);
     await screenshot(page, 'trips-detail-1440');
 
     // the list: the trip with its short date range; every destination is a pin
@@ -301,7 +333,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     expect(await card.locator('.trip-card-dates').textContent()).toMatch(/\d{4}/);
     await mapReady(page);
     await eventually(() => markerCount(page)).toBe(2);
-    await settle(page);
+    await steady(page);
     await screenshot(page, 'trips-list-1440');
 
     // a pin: the info window with the photo carousel (the photo really loads) and the journal
@@ -318,7 +350,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await eventually(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
     await journal(page).getByText('No story shared yet.').waitFor();
     expect(await dialog(page).getByText('Ada Traveller').count()).toBe(1);
-    await settle(page);
+    await steady(page);
     await screenshot(page, 'trips-info-journal-view-1440');
 
     // edit: the draft is seeded from the saved text (empty); losing focus cancels after 300 ms
@@ -328,8 +360,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     expect(await editor.inputValue()).toBe('');
     await editor.fill('This draft is dropped.');
     await dialog(page).getByRole('heading', { name: 'Paris, France' }).click(); // focus leaves
-    await page.waitForTimeout(150);
-    expect(await editor.count()).toBe(1); // not yet
+    expect(await editor.count()).toBe(1); // not at once
     await eventually(() => editor.count()).toBe(0);
     await journal(page).getByText('No story shared yet.').waitFor();
 
@@ -380,7 +411,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await page.reload();
     await mapReady(page);
     await eventually(() => markerCount(page)).toBe(2);
-    await settle(page);
+    await mapIdle(page);
     await openParis();
     await eventually(() => journal(page).locator('.journal-text').textContent()).toBe(story);
     const destinationId = String(sent.destinationId);
@@ -408,7 +439,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     expect(await no.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Shift+Tab');
     expect(await yes.evaluate((el) => el === document.activeElement)).toBe(true);
-    await settle(page, 300);
+    await animationsDone(page);
     await screenshot(page, 'trips-confirm-1440');
     await page.keyboard.press('Escape');
     await eventually(() => confirm.isVisible()).toBe(false);
@@ -444,8 +475,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
         .count(),
     ).toBe(1);
     await mapReady(page);
-    await settle(page);
-    expect(await markerCount(page)).toBe(0);
+    await eventually(() => markerCount(page)).toBe(0);
     expect(
       (await fetch(`${baseUrl()}/api/trips/${tripId}`, { headers: { cookie: account.header } }))
         .status,
@@ -492,7 +522,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await page.getByRole('link', { name: /Nordic loop/ }).click();
     await page.waitForURL(`**/trip/${trip._id}`);
     await page.getByRole('heading', { name: 'Nordic loop', level: 1 }).waitFor();
-    await settle(page, 300);
+    await steady(page);
     await screenshot(page, 'trips-detail-375');
 
     // the map is below the list here: choosing a destination brings it into view, zoomed
@@ -503,17 +533,14 @@ describe('trips, trip detail, add trip and the journal box', () => {
       // entirely in view, below the top bar
       return box !== null && box.y >= 60 && box.y + box.height <= 812 + 1;
     }).toBe(true);
-    await settle(page, 1400);
-    const stockholm = (await page.locator('.map-pin[aria-label^="Stockholm"]').boundingBox())!;
-    const mapBox = (await page.locator('.keyless-map').boundingBox())!;
-    expect(
-      Math.abs(stockholm.x + stockholm.width / 2 - (mapBox.x + mapBox.width / 2)),
-    ).toBeLessThan(20);
+    const stockholm = await centredOn(page, 'Stockholm', ['x']);
+    expect(stockholm.x).toBeLessThan(20);
+    await animationsDone(page);
     await screenshot(page, 'trips-detail-map-375');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('alertdialog', { name: 'Delete this trip?' }).waitFor();
-    await settle(page, 300);
+    await animationsDone(page);
     await screenshot(page, 'trips-confirm-375');
     await page.getByRole('button', { name: 'No', exact: true }).click();
 
@@ -522,11 +549,14 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await mapReady(page);
     await eventually(() => markerCount(page)).toBe(3);
     await page.locator('.map-column').scrollIntoViewIfNeeded();
-    await settle(page);
+    await mapIdle(page);
     const pin: Locator = page.locator('.map-pin[aria-label^="Oslo"]');
-    if ((await pin.count()) === 0) await page.locator('.map-cluster').first().click();
-    await settle(page);
-    await page.locator('.map-pin[aria-label^="Oslo"]').click();
+    if ((await pin.count()) === 0) {
+      await page.locator('.map-cluster').first().click(); // zooms in (a click starts the move)
+      await pin.waitFor();
+      await mapIdle(page);
+    }
+    await pin.click();
     await dialog(page).getByRole('heading', { name: 'Oslo, Norway' }).waitFor();
     await journal(page).getByText('No story shared yet.').waitFor();
     await eventually(() =>
@@ -535,7 +565,7 @@ describe('trips, trip detail, add trip and the journal box', () => {
         .evaluate((img: HTMLImageElement) => img.naturalWidth),
     ).toBe(96);
     await journal(page).scrollIntoViewIfNeeded();
-    await settle(page);
+    await steady(page);
     await screenshot(page, 'trips-info-journal-view-375');
     await journal(page).getByRole('button', { name: 'Edit journal' }).click();
     await journal(page)
