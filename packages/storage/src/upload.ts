@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MultipartParserLimits } from '@wayfarer/contracts';
 import { HttpError, multipartError, type MultipartMessages } from '@wayfarer/service-kit';
 import { SNIFF_BYTES, sniffImage, type ImageType } from './image';
 
@@ -28,17 +29,6 @@ export interface SpooledImage {
   type: ImageType;
 }
 
-/** Busboy limits of a form (the form's own, passed to `request.parts`). */
-export interface FormLimits {
-  fieldNameSize: number;
-  fieldSize: number;
-  fields: number;
-  files: number;
-  fileSize: number;
-  parts: number;
-  headerPairs: number;
-}
-
 export interface ImageFormMessages extends MultipartMessages {
   /** 415: the body is not multipart/form-data. */
   notMultipart: string;
@@ -51,7 +41,8 @@ export interface ImageFormMessages extends MultipartMessages {
 export interface ImageFormOptions {
   /** An existing directory for the spool files (see `withSpoolDir`). */
   spoolDir: string;
-  limits: FormLimits;
+  /** The form's busboy limits (contracts define each form's). */
+  limits: MultipartParserLimits;
   messages: ImageFormMessages;
   /** Most bytes all files of the form may have together (none: only `limits.fileSize`). */
   maxTotalFileBytes?: number;
