@@ -64,13 +64,6 @@ export const UserDetailsResponse = z.object({
 });
 export type UserDetailsResponse = z.infer<typeof UserDetailsResponse>;
 
-/** Every error answer of every service: a machine code and a sentence for people. */
-export const ErrorResponse = z.object({
-  error: z.string(),
-  message: z.string(),
-});
-export type ErrorResponse = z.infer<typeof ErrorResponse>;
-
 /** The avatar shown when a user has no picture (served by the frontend). */
 export const DEFAULT_AVATAR = '/default-avatar.svg';
 
@@ -82,17 +75,6 @@ export const UserRegistered = defineEvent({
     userId: z.string(),
     name: z.string(),
     email: z.string(),
-    profilePicture: z.string(),
-  }),
-});
-
-export const UserUpdated = defineEvent({
-  topic: Topics.authUser,
-  type: 'user.updated',
-  version: 1,
-  payload: z.object({
-    userId: z.string(),
-    name: z.string(),
     profilePicture: z.string(),
   }),
 });

@@ -7,10 +7,11 @@ import { z } from 'zod';
 export const Topics = {
   authUser: 'auth.user.v1',
   tripsTrip: 'trips.trip.v1',
+  // produced by the bucketlist service of issue 10 (no producer yet)
   bucketlistItem: 'bucketlist.item.v1',
+  // consumed by trips and journal; produced by the social service of issue 11 (no producer yet)
   socialFriendship: 'social.friendship.v1',
   journalEntry: 'journal.entry.v1',
-  chatMessage: 'chat.message.v1',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 

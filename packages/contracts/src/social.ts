@@ -11,6 +11,7 @@ export function friendshipId(a: string, b: string): string {
 
 const Pair = z.object({ userIds: z.tuple([z.string(), z.string()]) });
 
+/** Published by the social service of issue 11 (no producer or consumer yet). */
 export const FriendRequested = defineEvent({
   topic: Topics.socialFriendship,
   type: 'friend.requested',

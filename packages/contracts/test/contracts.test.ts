@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
+  defineEvent,
   EventEnvelope,
   LoginBody,
   makeEvent,
   parseEnvelope,
   readEvent,
   RegisterFields,
+  Topics,
   UserRegistered,
-  UserUpdated,
 } from '../src';
+
+/** Another event type on the same topic. */
+const OtherUserEvent = defineEvent({
+  topic: Topics.authUser,
+  type: 'user.other',
+  version: 1,
+  payload: z.object({ userId: z.string() }),
+});
 
 describe('auth payloads', () => {
   it('normalises email and rejects bad registration fields', () => {
@@ -39,7 +49,7 @@ describe('event envelope', () => {
     expect(EventEnvelope.safeParse(event).success).toBe(true);
     const back = parseEnvelope(Buffer.from(JSON.stringify(event)));
     expect(readEvent(UserRegistered, back)?.payload).toEqual(payload);
-    expect(readEvent(UserUpdated, back)).toBeNull();
+    expect(readEvent(OtherUserEvent, back)).toBeNull();
     expect(back.occurredAt).toBe('2026-01-01T00:00:00.000Z');
   });
 

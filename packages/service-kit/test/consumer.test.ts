@@ -3,13 +3,14 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineEvent, makeEvent, readEvent, Topics, type EventEnvelope } from '@wayfarer/contracts';
+import { defineEvent, makeEvent, readEvent, type EventEnvelope } from '@wayfarer/contracts';
 import { testInfra } from '@wayfarer/test-kit';
 import { createKafka, startConsumer, startConsumerInBackground } from '../src/kafka';
 import { createLogger } from '../src/logger';
+import { KIT_TEST_TOPIC } from './topic-log';
 
 const Ping = defineEvent({
-  topic: Topics.chatMessage,
+  topic: KIT_TEST_TOPIC,
   type: 'test.consumer-ping',
   version: 1,
   payload: z.object({ n: z.number() }),

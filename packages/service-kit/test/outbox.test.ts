@@ -5,6 +5,7 @@ import { defineEvent, makeEvent, Topics } from '@wayfarer/contracts';
 import { dropDatabase, freshDatabase, testInfra, waitForEvents } from '@wayfarer/test-kit';
 import { createKafka, startConsumer } from '../src/kafka';
 import { createLogger } from '../src/logger';
+import { KIT_TEST_TOPIC } from './topic-log';
 import {
   createPgPool,
   enqueueEvent,
@@ -94,7 +95,7 @@ describe('outbox relay and idempotent consumer (real PostgreSQL + Kafka)', () =>
   });
 
   it('feeds envelopes to a consumer group and skips junk', async () => {
-    const topic = Topics.chatMessage;
+    const topic = KIT_TEST_TOPIC;
     const aggregate = randomUUID();
     const producer = kafka.producer();
     await producer.connect();

@@ -3,6 +3,9 @@ import { vi } from 'vitest';
 import type { Topic } from '@wayfarer/contracts';
 import { testKafka, uniqueSuffix } from '@wayfarer/test-kit';
 
+/** The topic the kit's own consumer tests share (no service produces or consumes it). */
+export const KIT_TEST_TOPIC = 'test.service-kit.v1' as Topic;
+
 /** A topic of its own for one test, so counting its messages counts only the test's. */
 export function scratchTopic(name: string): Topic {
   return `test.${name}.${uniqueSuffix()}${randomBytes(2).toString('hex')}` as Topic;

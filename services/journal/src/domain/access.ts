@@ -37,10 +37,6 @@ export function writeDecision(relation: Relation): Decision {
 /** Destination ids come from trips (ObjectId hex or UUID): a conservative charset and length. */
 export const DESTINATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
-export function isDestinationId(value: string): boolean {
-  return DESTINATION_ID_PATTERN.test(value);
-}
-
 export const JournalMessages = {
   retrieved: 'Journal retrieved.',
   saved: 'Journal saved.',

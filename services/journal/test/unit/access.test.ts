@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isDestinationId,
+  DESTINATION_ID_PATTERN,
   readDecision,
   relationOf,
   writeDecision,
@@ -36,7 +36,8 @@ describe('decisions', () => {
   });
 });
 
-describe('isDestinationId', () => {
+describe('DESTINATION_ID_PATTERN', () => {
+  const isDestinationId = (value: string) => DESTINATION_ID_PATTERN.test(value);
   it('accepts ObjectId hex and UUIDs', () => {
     expect(isDestinationId('65f1c0ffee00112233445566')).toBe(true);
     expect(isDestinationId('0b5e7f9a-3c1d-4e2f-8a9b-112233445566')).toBe(true);
