@@ -6,7 +6,7 @@ import react from '@vitejs/plugin-react';
  * The map test harness: a separate Vite entry (`harness/map.html`) that mounts the real map
  * component with fixture markers. Never part of the production build (`vite.config.ts`);
  * built to `harness/dist` and served by `vite preview --config vite.harness.config.ts` in
- * the e2e map tests.
+ * the component tests (test/component/map.test.ts).
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
