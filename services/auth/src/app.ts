@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,7 @@ import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
 import { LoginThrottleStore } from './store/redis';
+import { RevocationStore } from './store/revocations';
 import { UsersRepo } from './store/users';
 
 export interface AuthDeps {
@@ -30,6 +32,8 @@ export interface AuthDeps {
   cookieSecure?: boolean;
   /** Login throttle limits; default LOGIN_THROTTLE. */
   loginThrottle?: ThrottlePolicy;
+  /** How the login slowdown waits; default a real timer (tests may record instead). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What the route modules share. */
@@ -41,6 +45,8 @@ export interface AuthContext {
   avatars: ObjectStore;
   throttle: LoginThrottleStore;
   throttlePolicy: ThrottlePolicy;
+  revocations: RevocationStore;
+  sleep: (ms: number) => Promise<void>;
   issueSession: SessionIssuer;
   relay?: Pick<OutboxRelay, 'kick'>;
   cookieSecure: boolean;
@@ -71,6 +77,8 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     avatars: deps.avatars,
     throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
     throttlePolicy,
+    revocations: new RevocationStore(deps.pool, deps.redis),
+    sleep: deps.sleep ?? ((ms) => sleep(ms)),
     issueSession: createSessionIssuer(deps.signingKey),
     relay: deps.relay,
     cookieSecure: deps.cookieSecure ?? false,

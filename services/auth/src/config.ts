@@ -20,6 +20,8 @@ export const AuthEnv = z
     SESSION_PRIVATE_KEY: z.string().optional(),
     SESSION_KEY_DIR: z.string().optional(),
     COOKIE_SECURE: bool,
+    /** How often revocations Redis may lack are re-written from PostgreSQL (and expired ones pruned). */
+    REVOCATION_SYNC_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .refine((env) => env.SESSION_PRIVATE_KEY || env.SESSION_KEY_DIR, {
     message: 'set SESSION_PRIVATE_KEY (PEM) or SESSION_KEY_DIR (local dev keys)',

@@ -7,14 +7,20 @@ import type { AuthEnv } from './config';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { migrations } from './store/migrations';
 import { connectRedis } from './store/redis';
+import { RevocationStore, startRevocationSync } from './store/revocations';
+
+export interface AuthServiceOptions {
+  /** How the login slowdown waits (default a real timer): tests record the delays instead. */
+  sleep?: (ms: number) => Promise<void>;
+}
 
 /**
  * auth's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, Redis, the avatars bucket, the outbox relay, the app). `main.ts` listens
- * with it; the integration tests boot it with a test env. `close()` closes the app, the relay,
- * Redis, then the pool.
+ * migrations applied, Redis, the revocation sync, the avatars bucket, the outbox relay, the
+ * app). `main.ts` listens with it; the integration tests boot it with a test env. `close()`
+ * closes the app, the relay, the revocation sync, Redis, then the pool.
  */
-export async function createService(env: AuthEnv) {
+export async function createService(env: AuthEnv, options: AuthServiceOptions = {}) {
   return composeService(async (onClose) => {
     const logger = createLogger('auth', env.LOG_LEVEL);
     const signingKey = loadSigningKey(env);
@@ -23,7 +29,32 @@ export async function createService(env: AuthEnv) {
     onClose(() => pool.end());
     await migrate(pool, migrations);
     const redis = connectRedis(env.REDIS_URL);
-    onClose(() => redis.quit());
+    // one warning per outage (the client retries every second), one note when it is back
+    let redisDown = false;
+    redis.on('error', (err: Error) => {
+      if (!redisDown) logger.warn({ err }, 'Redis connection lost; reconnecting');
+      redisDown = true;
+    });
+    redis.on('ready', () => {
+      if (redisDown) logger.info('Redis connection back');
+      redisDown = false;
+    });
+    onClose(async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    // auth starts without Redis too (logout still records revocations; login answers 503);
+    // the client keeps reconnecting.
+    await redis.connect().catch((err: unknown) => {
+      logger.warn({ err }, 'Redis is unreachable at start; retrying in the background');
+    });
+    // PostgreSQL's revocations re-written to Redis on every (re)connect and every tick.
+    const revocationSync = startRevocationSync({
+      store: new RevocationStore(pool, redis),
+      redis,
+      logger,
+      intervalMs: env.REVOCATION_SYNC_MS,
+    });
+    onClose(() => revocationSync.stop());
     const avatars = ObjectStore.connect({ ...s3Connection(env), bucket: env.AVATAR_BUCKET });
     await avatars.ensureBucket();
 
@@ -45,8 +76,9 @@ export async function createService(env: AuthEnv) {
       signingKey,
       relay,
       cookieSecure: env.COOKIE_SECURE,
+      sleep: options.sleep,
     });
-    return { app, logger, pool, redis, avatars, relay, signingKey };
+    return { app, logger, pool, redis, avatars, relay, signingKey, revocationSync };
   });
 }
 

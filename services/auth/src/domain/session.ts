@@ -36,3 +36,15 @@ export function revocationTtlSeconds(
   const left = Math.ceil(expiresAt - now.getTime() / 1000);
   return Math.max(0, Math.min(left, SESSION_TTL_SECONDS));
 }
+
+/**
+ * When a revocation may be forgotten (seconds since the epoch): when the session would expire,
+ * capped as `revocationTtlSeconds` is; null when it has already expired (nothing to revoke).
+ */
+export function revocationExpiresAt(
+  expiresAt: number | undefined,
+  now: Date = new Date(),
+): number | null {
+  const ttl = revocationTtlSeconds(expiresAt, now);
+  return ttl > 0 ? Math.floor(now.getTime() / 1000) + ttl : null;
+}

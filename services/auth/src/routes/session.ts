@@ -1,24 +1,37 @@
 import type { ProtectedResponse, UserDetailsResponse } from '@wayfarer/contracts';
 import { identityOf, notFound, requireUserId } from '@wayfarer/service-kit';
 import { avatarUrl } from '../domain/avatar';
-import { revocationTtlSeconds } from '../domain/session';
-import { revokeSession } from '../store/redis';
+import { revocationExpiresAt } from '../domain/session';
 import type { AuthContext } from '../app';
 import { clearSessionCookie } from './cookies';
 
 const SESSION_ID = /^[\w-]{1,128}$/;
 
-export function sessionRoutes(ctx: AuthContext): void {
-  const { app, users, redis } = ctx;
+export const LOGGED_OUT_MESSAGE = 'Logged out.';
+export const LOGOUT_UNAVAILABLE_MESSAGE =
+  'Logout could not be recorded: the session store (PostgreSQL) is unavailable. The session cookie was removed from this browser; please try again in a moment.';
 
-  // The gateway forwards the identity headers only when the cookie was valid.
+export function sessionRoutes(ctx: AuthContext): void {
+  const { app, users, revocations } = ctx;
+
+  // The gateway forwards the identity headers only when the cookie was valid. Success is
+  // answered only once the revocation is committed in PostgreSQL (Redis, what the gateway
+  // checks, is synced from it if its own write failed); the cookie is cleared either way.
   app.post('/api/logout', async (request, reply) => {
     const identity = identityOf(request);
-    if (identity?.sessionId && SESSION_ID.test(identity.sessionId)) {
-      await revokeSession(redis, identity.sessionId, revocationTtlSeconds(identity.sessionExpires));
-    }
     clearSessionCookie(reply, ctx.cookieSecure);
-    return { message: 'Logged out.' };
+    const expiresAt = revocationExpiresAt(identity?.sessionExpires);
+    if (identity?.sessionId && SESSION_ID.test(identity.sessionId) && expiresAt !== null) {
+      const result = await revocations.revoke(identity.sessionId, expiresAt);
+      for (const err of result.errors)
+        request.log.warn({ err }, 'logout: a revocation write failed');
+      if (!result.recorded) {
+        return reply
+          .code(503)
+          .send({ error: 'service_unavailable', message: LOGOUT_UNAVAILABLE_MESSAGE });
+      }
+    }
+    return { message: LOGGED_OUT_MESSAGE };
   });
 
   app.get('/api/protected', async (request) => {

@@ -18,4 +18,18 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX users_email_unique ON users (lower(email));
     `,
   },
+  {
+    id: '002_revoked_sessions',
+    sql: `
+      -- the durable record of logouts; Redis's session:revoked:<jti> is synced from it
+      CREATE TABLE revoked_sessions (
+        jti        text PRIMARY KEY,
+        expires_at timestamptz NOT NULL,
+        synced     boolean NOT NULL DEFAULT false,
+        revoked_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX revoked_sessions_expires ON revoked_sessions (expires_at);
+      CREATE INDEX revoked_sessions_unsynced ON revoked_sessions (jti) WHERE NOT synced;
+    `,
+  },
 ];

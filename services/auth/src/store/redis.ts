@@ -1,64 +1,109 @@
 import { Redis } from 'ioredis';
-import { revokedSessionKey } from '@wayfarer/contracts';
-import type { ThrottleCounters } from '../domain/throttle';
+import type { ThrottleCounters, WindowCounter } from '../domain/throttle';
 
-/** A Redis client that fails requests fast instead of queueing them for long when Redis is down. */
+/**
+ * How long one Redis command may take before it fails. Redis answers in well under a
+ * millisecond; a command still pending after this is a Redis that is gone or stuck.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * A Redis client that fails fast when Redis is unreachable: no offline queue (a command sent
+ * while disconnected fails at once instead of waiting for a reconnect), commands in flight
+ * fail when the connection drops (no retry) or after REDIS_COMMAND_TIMEOUT_MS. It keeps
+ * reconnecting in the background (at most a second apart). Not connected yet: call `connect()`.
+ */
 export function connectRedis(url: string): Redis {
   return new Redis(url, {
-    maxRetriesPerRequest: 2,
-    connectTimeout: 3000,
-    lazyConnect: false,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 100, 1000),
   });
 }
 
-/** Marks a session as revoked until it would have expired (the gateway checks this key). */
-export async function revokeSession(redis: Redis, jti: string, ttlSeconds: number): Promise<void> {
-  if (ttlSeconds <= 0) return;
-  await redis.set(revokedSessionKey(jti), '1', 'EX', ttlSeconds);
+/** Redis could not be reached or did not answer: the caller decides what that means. */
+export class RedisUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`Redis is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'RedisUnavailableError';
+  }
 }
 
-const emailKey = (email: string) => `auth:login-failures:email:${email}`;
-const ipKey = (ip: string) => `auth:login-failures:ip:${ip}`;
+/** Runs a Redis operation, turning any failure of Redis into a RedisUnavailableError. */
+export async function onRedis<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    throw new RedisUnavailableError(err);
+  }
+}
 
-/** Failed-login counters in Redis (fixed windows: the TTL is set by the first failure). */
+const PREFIX = 'auth:login-failures';
+const keys = (address: string, email: string) => ({
+  pair: `${PREFIX}:pair:${address}:${email}`,
+  address: `${PREFIX}:ip:${address}`,
+  account: `${PREFIX}:email:${email}`,
+});
+
+/**
+ * Failed-login counters in Redis, fixed windows (the TTL is set by a window's first failure):
+ * per (address, email) pair, per address, per email. `address` is the domain's
+ * `throttleAddress`; `email` the normalised login email (known account or not, so the answer
+ * does not depend on whether the account exists). Every method throws RedisUnavailableError
+ * when Redis cannot be reached.
+ */
 export class LoginThrottleStore {
   constructor(
     private readonly redis: Redis,
     private readonly windowSeconds: number,
   ) {}
 
-  async read(email: string, ip: string): Promise<ThrottleCounters> {
-    const res = await this.redis
-      .multi()
-      .get(emailKey(email))
-      .ttl(emailKey(email))
-      .get(ipKey(ip))
-      .ttl(ipKey(ip))
-      .exec();
-    const value = (i: number) => {
-      const entry = res?.[i];
-      if (!entry || entry[0]) throw entry?.[0] ?? new Error('redis transaction aborted');
-      return entry[1];
-    };
-    return {
-      emailFailures: Number(value(0) ?? 0),
-      emailTtlSeconds: Number(value(1)),
-      ipFailures: Number(value(2) ?? 0),
-      ipTtlSeconds: Number(value(3)),
-    };
+  read(address: string, email: string): Promise<ThrottleCounters> {
+    const k = keys(address, email);
+    return onRedis(async () => {
+      const res = await this.redis
+        .multi()
+        .get(k.pair)
+        .ttl(k.pair)
+        .get(k.address)
+        .ttl(k.address)
+        .get(k.account)
+        .ttl(k.account)
+        .exec();
+      const value = (i: number) => {
+        const entry = res?.[i];
+        if (!entry || entry[0]) throw entry?.[0] ?? new Error('redis transaction aborted');
+        return entry[1];
+      };
+      const counter = (i: number): WindowCounter => ({
+        failures: Number(value(i) ?? 0),
+        ttlSeconds: Number(value(i + 1)),
+      });
+      return { pair: counter(0), address: counter(2), account: counter(4) };
+    });
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    await this.redis
-      .multi()
-      .incr(emailKey(email))
-      .expire(emailKey(email), this.windowSeconds, 'NX')
-      .incr(ipKey(ip))
-      .expire(ipKey(ip), this.windowSeconds, 'NX')
-      .exec();
+  recordFailure(address: string, email: string): Promise<void> {
+    const k = keys(address, email);
+    return onRedis(async () => {
+      const tx = this.redis.multi();
+      for (const key of [k.pair, k.address, k.account]) {
+        tx.incr(key).expire(key, this.windowSeconds, 'NX');
+      }
+      await tx.exec();
+    });
   }
 
-  async reset(email: string): Promise<void> {
-    await this.redis.del(emailKey(email));
+  /** After a successful login: the pair and the account start afresh (not the address). */
+  reset(address: string, email: string): Promise<void> {
+    const k = keys(address, email);
+    return onRedis(async () => {
+      await this.redis.del(k.pair, k.account);
+    });
   }
 }

@@ -11,29 +11,32 @@ import {
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { AuthEnv } from '../../src/config';
-import { createService, type AuthService } from '../../src/service';
+import { createService, type AuthService, type AuthServiceOptions } from '../../src/service';
 
 export type Harness = AuthService & { bucket: string };
 
+export interface StartOptions extends AuthServiceOptions {
+  /** Env entries over the test env, given it (e.g. the test's own Redis, a proxy to PostgreSQL). */
+  env?: (testEnv: Record<string, string>) => Record<string, string>;
+}
+
 /** auth booted by its composition root on a fresh database and a fresh bucket for this file. */
-export async function startAuth(): Promise<Harness> {
+export async function startAuth(options: StartOptions = {}): Promise<Harness> {
   const dbUrl = await freshDatabase('auth');
   const bucket = `t-avatars-${uniqueSuffix()}`;
-  const env = loadConfig(
-    AuthEnv,
-    testServiceEnv({
-      DATABASE_URL: dbUrl,
-      AVATAR_BUCKET: bucket,
-      SESSION_PRIVATE_KEY: generateKeyPairSync('ed25519')
-        .privateKey.export({ format: 'pem', type: 'pkcs8' })
-        .toString(),
-    }),
-  );
+  const base = testServiceEnv({
+    DATABASE_URL: dbUrl,
+    AVATAR_BUCKET: bucket,
+    SESSION_PRIVATE_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
+  });
+  const env = loadConfig(AuthEnv, { ...base, ...options.env?.(base) });
   const dropStores = async () => {
     await dropDatabase(dbUrl);
     await dropBucket(bucket);
   };
-  const svc = await createService(env).catch(async (err: unknown) => {
+  const svc = await createService(env, { sleep: options.sleep }).catch(async (err: unknown) => {
     await dropStores();
     throw err;
   });

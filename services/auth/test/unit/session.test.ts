@@ -7,7 +7,7 @@ import {
   SESSION_ISSUER,
   SESSION_TTL_SECONDS,
 } from '@wayfarer/contracts';
-import { revocationTtlSeconds, sessionClaims } from '../../src/domain/session';
+import { revocationExpiresAt, revocationTtlSeconds, sessionClaims } from '../../src/domain/session';
 import { createSessionIssuer } from '../../src/domain/token';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -80,5 +80,19 @@ describe('revocation TTL', () => {
     expect(revocationTtlSeconds(1_000_000 + 10 * SESSION_TTL_SECONDS, now)).toBe(
       SESSION_TTL_SECONDS,
     );
+  });
+});
+
+describe('revocation expiry', () => {
+  const now = new Date(1_000_000 * 1000 + 400);
+  it('is the session expiry, capped at a full lifetime from now', () => {
+    expect(revocationExpiresAt(1_000_000 + 3600, now)).toBe(1_000_000 + 3600);
+    expect(revocationExpiresAt(undefined, now)).toBe(1_000_000 + SESSION_TTL_SECONDS);
+    expect(revocationExpiresAt(1_000_000 + 10 * SESSION_TTL_SECONDS, now)).toBe(
+      1_000_000 + SESSION_TTL_SECONDS,
+    );
+  });
+  it('is null for an expired session', () => {
+    expect(revocationExpiresAt(1_000_000 - 5, now)).toBeNull();
   });
 });

@@ -1,0 +1,157 @@
+import type { Redis } from 'ioredis';
+import { revokedSessionKey } from '@wayfarer/contracts';
+import type { Logger } from '@wayfarer/service-kit';
+import type { Pool } from '@wayfarer/service-kit/pg';
+import { onRedis } from './redis';
+
+/** Rows written to Redis per round trip when syncing. */
+const SYNC_BATCH = 500;
+
+/**
+ * Revoked sessions. PostgreSQL's `revoked_sessions` is the record (durable once committed);
+ * Redis's `session:revoked:<jti>` (what the gateway checks, expiring with the session via
+ * `EXAT`) is a copy kept in sync from it: written at logout, and re-written by `sync` for rows
+ * Redis may not have (`synced = false`), or for every unexpired row after Redis (re)connects,
+ * since a Redis that crashed may have lost its last second of writes.
+ */
+export class RevocationStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly redis: Redis,
+  ) {}
+
+  /** Records the revocation in PostgreSQL (throws if it cannot). Idempotent. */
+  async record(jti: string, expiresAtSeconds: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO revoked_sessions (jti, expires_at) VALUES ($1, to_timestamp($2))
+       ON CONFLICT (jti) DO NOTHING`,
+      [jti, expiresAtSeconds],
+    );
+  }
+
+  /** Copies one revocation to Redis (throws RedisUnavailableError if it cannot). */
+  async publish(jti: string, expiresAtSeconds: number): Promise<void> {
+    await onRedis(() => this.redis.set(revokedSessionKey(jti), '1', 'EXAT', expiresAtSeconds));
+  }
+
+  /**
+   * Revokes a session: the PostgreSQL row first (the record), then the Redis key (what the
+   * gateway checks), each tried even if the other failed. Says which of the two took; a Redis
+   * write that failed is made by the sync (`synced` stays false), a missing row is the caller's
+   * to report.
+   */
+  async revoke(
+    jti: string,
+    expiresAtSeconds: number,
+  ): Promise<{ recorded: boolean; published: boolean; errors: unknown[] }> {
+    const errors: unknown[] = [];
+    const attempt = (op: Promise<unknown>) =>
+      op.then(
+        () => true,
+        (err: unknown) => {
+          errors.push(err);
+          return false;
+        },
+      );
+    const recorded = await attempt(this.record(jti, expiresAtSeconds));
+    const published = await attempt(this.publish(jti, expiresAtSeconds));
+    if (recorded && published) await attempt(this.markSynced([jti]));
+    return { recorded, published, errors };
+  }
+
+  /** Notes that Redis has these revocations (the periodic sync skips them). */
+  async markSynced(jtis: readonly string[]): Promise<void> {
+    if (jtis.length === 0) return;
+    await this.pool.query('UPDATE revoked_sessions SET synced = true WHERE jti = ANY($1)', [jtis]);
+  }
+
+  /**
+   * Writes unexpired revocations to Redis, in batches: every one (`all`, after Redis
+   * (re)connected) or only those not known to be there; then deletes expired rows.
+   * Returns how many were written. Throws if PostgreSQL or Redis fails midway (a later
+   * sync resumes: rows are marked only once Redis has them).
+   */
+  async sync({ all }: { all: boolean }): Promise<number> {
+    let written = 0;
+    let after = '';
+    for (;;) {
+      const { rows } = await this.pool.query<{ jti: string; exp: number }>(
+        `SELECT jti, extract(epoch FROM expires_at)::bigint AS exp FROM revoked_sessions
+         WHERE expires_at > now() AND jti > $1 ${all ? '' : 'AND NOT synced'}
+         ORDER BY jti LIMIT ${SYNC_BATCH}`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      await onRedis(async () => {
+        const pipeline = this.redis.pipeline();
+        for (const row of rows)
+          pipeline.set(revokedSessionKey(row.jti), '1', 'EXAT', Number(row.exp));
+        const results = await pipeline.exec();
+        const failed = results?.find(([err]) => err);
+        if (!results || failed) throw failed?.[0] ?? new Error('redis pipeline aborted');
+      });
+      await this.markSynced(rows.map((r) => r.jti));
+      written += rows.length;
+      after = rows[rows.length - 1]!.jti;
+    }
+    await this.pool.query('DELETE FROM revoked_sessions WHERE expires_at <= now()');
+    return written;
+  }
+}
+
+export interface RevocationSync {
+  /** Runs a sync now (all rows or only unsynced ones); resolves when done, never rejects. */
+  run(all: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps Redis's revocations in step with PostgreSQL: a full sync whenever the Redis client
+ * becomes ready (first connect and every reconnect), and every `intervalMs` a sync of what
+ * Redis may lack (plus pruning of expired rows). A full sync that fails (Redis gone again,
+ * PostgreSQL down) is retried by the next tick. Syncs never overlap.
+ */
+export function startRevocationSync(opts: {
+  store: RevocationStore;
+  redis: Redis;
+  logger: Logger;
+  intervalMs: number;
+}): RevocationSync {
+  const { store, redis, logger } = opts;
+  let needFull = true;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const run = (all: boolean): Promise<void> => {
+    running = running.then(async () => {
+      if (stopped) return;
+      // a (re)connect while this runs asks again, and its own run does the full sync
+      const full = all || needFull;
+      needFull = false;
+      try {
+        const written = await store.sync({ all: full });
+        if (written > 0 || full) logger.info({ written, full }, 'revocations synced to Redis');
+      } catch (err) {
+        if (full) needFull = true;
+        logger.warn({ err, full }, 'revocation sync failed; retrying on the next tick');
+      }
+    });
+    return running;
+  };
+
+  const onReady = () => void run(true);
+  redis.on('ready', onReady);
+  const timer = setInterval(() => void run(false), opts.intervalMs);
+  timer.unref();
+  if (redis.status === 'ready') void run(true);
+
+  return {
+    run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      redis.off('ready', onReady);
+      await running;
+    },
+  };
+}
