@@ -1,11 +1,13 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
+import { normaliseRequestUrl } from './paths';
 import { registerProxies } from './proxy';
+import { routeFor } from './routes';
 import { registerSessionVerification } from './session';
 import { registerFrontend, spaFallback } from './static';
 
@@ -17,24 +19,53 @@ export interface GatewayDeps {
   publicKeyPem: string;
 }
 
-const AUTH_LIMITED = new Set(['/api/login', '/api/register']);
+/** Raw requests whose path was refused by `normaliseRequestUrl`, with the reason. */
+const refusedPaths = new WeakMap<object, string>();
+
+const pathOf = (url: string) => url.split('?', 1)[0] ?? '';
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
 /**
- * The gateway: security headers, same-origin check for writes, rate limits (shared in Redis),
- * session verification, the proxy table, and the frontend with an SPA fallback.
+ * The gateway: path normalisation, security headers, same-origin check for writes, rate limits
+ * (shared in Redis), session verification, the proxy table, and the frontend with an SPA
+ * fallback.
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const { config, redis } = deps;
   const app = createHttpApp({
     name: 'gateway',
     logger: deps.logger,
-    readiness: { redis: () => redis.ping() },
-    fastify: { trustProxy: config.TRUST_PROXY },
+    readiness: {
+      redis: async () => {
+        if (redis.status !== 'ready') throw new Error(`not connected (${redis.status})`);
+        await redis.ping();
+      },
+    },
+    fastify: {
+      trustProxy: config.TRUST_PROXY,
+      // before routing: every later step (route, limits, upstream path) sees the canonical path
+      rewriteUrl: (req) => {
+        const normalised = normaliseRequestUrl(req.url ?? '/');
+        if (normalised.ok) return normalised.url;
+        refusedPaths.set(req, normalised.message);
+        return '/';
+      },
+    },
     ...(config.FRONTEND_DIST ? { notFound: spaFallback } : {}),
   });
 
+  app.addHook('onRequest', async (request, reply) => {
+    const refused = refusedPaths.get(request.raw);
+    if (refused) return reply.code(400).send({ error: 'bad_request', message: refused });
+  });
+
   const csp = contentSecurityPolicy(Boolean(config.GOOGLE_MAPS_API_KEY));
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // personal answers (everything under /api: sessions, trips, profiles) are never stored by
+    // a shared or browser cache, unless the service chose its own policy (photos, avatars)
+    if (isApi(pathOf(request.url)) && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
@@ -44,18 +75,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return payload;
   });
 
-  // Cookies are SameSite=Lax; in addition a state-changing call from another origin is refused.
+  // Cookies are SameSite=Lax; in addition a state-changing call whose Origin is not exactly
+  // ours (scheme, host and port; X-Forwarded-Proto/Host count only from a trusted proxy) is
+  // refused, and so is `Origin: null` (sandboxed frames, some redirects). No Origin at all
+  // (non-browser clients) passes: the cookie's SameSite guards the browser case.
   app.addHook('onRequest', async (request, reply) => {
     if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
     const origin = request.headers.origin;
-    if (!origin) return;
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = '';
-    }
-    if (host !== request.headers.host) {
+    if (origin === undefined) return;
+    if (originOf(origin) === null || originOf(origin) !== ownOrigin(request)) {
       return reply
         .code(403)
         .send({ error: 'forbidden', message: 'Cross-origin requests are not allowed.' });
@@ -68,17 +96,16 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     redis,
     nameSpace: 'gateway:ratelimit:',
     timeWindow: '1 minute',
-    max: (request) => {
-      const path = request.url.split('?', 1)[0] ?? '';
-      return AUTH_LIMITED.has(path)
+    // request.url is the normalised path (rewriteUrl), and the route decides the limit
+    max: (request) =>
+      routeFor(request.url)?.rateLimit === 'auth'
         ? config.AUTH_RATE_LIMIT_PER_MINUTE
-        : config.RATE_LIMIT_PER_MINUTE;
-    },
-    keyGenerator: (request) => {
-      const path = request.url.split('?', 1)[0] ?? '';
-      return AUTH_LIMITED.has(path) ? `auth:${request.ip}` : request.ip;
-    },
-    allowList: (request) => !request.url.startsWith('/api'),
+        : config.RATE_LIMIT_PER_MINUTE,
+    keyGenerator: (request) =>
+      routeFor(request.url)?.rateLimit === 'auth' ? `auth:${request.ip}` : request.ip,
+    allowList: (request) => !isApi(pathOf(request.url)),
+    // Redis down: let the request through rather than fail it (the Redis client fails fast,
+    // see redis.ts, so this adds no wait); the session check answers 503 where one is needed
     skipOnError: true,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -98,4 +125,19 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await registerProxies(app, upstreamUrls(config), redis, config.UPSTREAM_TIMEOUT_MS);
   if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);
   return app;
+}
+
+/** `scheme://host[:port]` of an Origin header value, or null when it is not a URL (`null`). */
+function originOf(value: string): string | null {
+  try {
+    const { origin } = new URL(value);
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The gateway's own origin as the client sees it (a trusted proxy's forwarded proto and host). */
+function ownOrigin(request: FastifyRequest): string | null {
+  return originOf(`${request.protocol}://${request.host}`);
 }

@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import proxy from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { REQUEST_ID_HEADER } from '@wayfarer/service-kit';
-import { bodyTooLargeMessage, maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
+import { countBody, markUpstreamAnswered, refuseBody, wasRefusedForSize } from './body-limit';
+import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession } from './session';
 
 const UNAVAILABLE_CODES = new Set([
@@ -14,6 +16,7 @@ const UNAVAILABLE_CODES = new Set([
 /** The part of a reply the error handler uses (reply-from types it for http1 and http2). */
 interface ErrorReply {
   request: { log: FastifyBaseLogger };
+  raw: { headersSent: boolean };
   code(status: number): this;
   header(name: string, value: string): this;
   send(body: unknown): unknown;
@@ -21,6 +24,16 @@ interface ErrorReply {
 
 function upstreamError(service: ServiceName) {
   return (reply: ErrorReply, { error }: { error: Error & { code?: string; cause?: unknown } }) => {
+    // the gateway refused the body itself (its 413 is on its way), or the service's answer is
+    // already being streamed: one answer per request, never a second one on top
+    if (wasRefusedForSize(reply.request)) return;
+    if (reply.raw.headersSent) {
+      reply.request.log.warn(
+        { upstream: service, err: error.message },
+        'upstream failed mid-answer',
+      );
+      return;
+    }
     const causeCode = (error.cause as { code?: string } | undefined)?.code;
     const code = error.code ?? '';
     let status = 502;
@@ -58,20 +71,23 @@ export async function registerProxies(
       rewritePrefix: route.prefix,
       http: { requestOptions: { timeout: timeoutMs } },
       preHandler: async (request, reply) => {
-        const declared = Number(request.headers['content-length'] ?? 0);
         const maxBytes = maxBodyBytesFor(route);
-        if (declared > maxBytes) {
-          return reply
-            .code(413)
-            .header('connection', 'close')
-            .send({ error: 'payload_too_large', message: bodyTooLargeMessage(maxBytes) });
+        if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
+          return refuseBody(request, reply, maxBytes);
         }
-        if (route.access === 'public') return;
-        request.session = await verifySession(request, redis);
-        if (!request.session && route.access === 'required') {
-          return reply
-            .code(401)
-            .send({ error: 'unauthorized', message: 'You need to be signed in.' });
+        if (route.access !== 'public') {
+          // Redis down: 503 where a session is required; logout goes on the signature alone
+          const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
+          request.session = await verifySession(request, redis, whenStoreDown);
+          if (!request.session && route.access === 'required') {
+            return reply
+              .code(401)
+              .send({ error: 'unauthorized', message: 'You need to be signed in.' });
+          }
+        }
+        // chunked bodies have no declared length: count them as they stream
+        if (request.body instanceof Readable) {
+          request.body = countBody(request, reply, request.body, maxBytes);
         }
       },
       replyOptions: {
@@ -80,6 +96,10 @@ export async function registerProxies(
             [REQUEST_ID_HEADER]: request.id,
             'x-forwarded-for': request.ip,
           }),
+        rewriteHeaders: (headers, request) => {
+          if (request) markUpstreamAnswered(request);
+          return headers;
+        },
         onError: upstreamError(route.service),
         // never replay a request on a 503 from a service: it answered, that is its answer
         retryDelay: () => null,

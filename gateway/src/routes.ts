@@ -25,19 +25,34 @@ export interface ProxyRoute {
   access: Access;
   /** Largest request body accepted at the edge (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** 'auth': counted against the stricter login/register limit (AUTH_RATE_LIMIT_PER_MINUTE). */
+  rateLimit?: 'auth';
 }
 
 /**
  * Bodies are streamed to the services, which enforce their own limits; the gateway refuses a
- * declared Content-Length above the route's cap up front, so a huge upload is answered with a
- * clean 413 instead of being cut off mid-stream by the service. The caps come from contracts,
- * derived from the forms' limits: the largest legal request of each route fits exactly.
+ * declared Content-Length above the route's cap up front, and counts a chunked body as it
+ * streams (`body-limit.ts`), so a huge upload is answered with one clean 413 instead of being
+ * cut off mid-stream by the service. The caps come from contracts, derived from the forms'
+ * limits: the largest legal request of each route fits exactly.
  */
 export const DEFAULT_MAX_BODY_BYTES = BodyLimits.default;
 
 export const PROXY_ROUTES: readonly ProxyRoute[] = [
-  { prefix: '/api/register', service: 'auth', access: 'public', maxBodyBytes: BodyLimits.register },
-  { prefix: '/api/login', service: 'auth', access: 'public', maxBodyBytes: BodyLimits.login },
+  {
+    prefix: '/api/register',
+    service: 'auth',
+    access: 'public',
+    maxBodyBytes: BodyLimits.register,
+    rateLimit: 'auth',
+  },
+  {
+    prefix: '/api/login',
+    service: 'auth',
+    access: 'public',
+    maxBodyBytes: BodyLimits.login,
+    rateLimit: 'auth',
+  },
   { prefix: '/api/logout', service: 'auth', access: 'optional' },
   { prefix: '/api/protected', service: 'auth', access: 'required' },
   { prefix: '/api/userDetails', service: 'auth', access: 'required' },
@@ -78,7 +93,10 @@ export function bodyTooLargeMessage(maxBytes: number): string {
   return `The request body is too large: this route accepts at most ${size} (${maxBytes} bytes).`;
 }
 
-/** Finds the route for a request path (query string ignored), or null. */
+/**
+ * Finds the route for a request path (query string ignored), or null. The path is the
+ * normalised one (`paths.ts`): the gateway rewrites every URL before routing.
+ */
 export function routeFor(path: string): ProxyRoute | null {
   const clean = path.split('?', 1)[0] ?? '';
   for (const route of PROXY_ROUTES) {

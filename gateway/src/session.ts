@@ -1,6 +1,7 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { HttpError } from '@wayfarer/service-kit';
 import {
   IdentityHeaders,
   revokedSessionKey,
@@ -49,13 +50,23 @@ export async function registerSessionVerification(
   app.decorateRequest('session', null);
 }
 
+/** The 503 message when Redis (revocations) cannot be asked. */
+export const SESSION_STORE_UNAVAILABLE_MESSAGE =
+  'Sessions cannot be checked right now (session store unavailable). Please try again shortly.';
+
 /**
  * Verifies the session cookie: signature, issuer, audience, expiry, then revocation in Redis.
  * Returns null for any invalid or revoked session (the caller decides what that means).
+ *
+ * When Redis cannot be asked, a validly signed session is either refused with a 503 naming the
+ * cause ('refuse', every route that needs a session) or accepted on its signature alone
+ * ('trust-signature', logout: at worst an already revoked session is logged out again, and
+ * refusing would leave the session usable while telling the user it failed).
  */
 export async function verifySession(
   request: FastifyRequest,
   redis: Redis,
+  whenStoreDown: 'refuse' | 'trust-signature' = 'refuse',
 ): Promise<VerifiedSession | null> {
   if (!request.cookies[SESSION_COOKIE]) return null;
   let claims: SessionClaims;
@@ -65,11 +76,21 @@ export async function verifySession(
     request.log.info({ reason: (err as Error).message }, 'rejected session token');
     return null;
   }
-  if (await redis.exists(revokedSessionKey(claims.jti))) {
+  const session = { userId: claims.sub, sessionId: claims.jti, expires: claims.exp };
+  let revoked: number;
+  try {
+    revoked = await redis.exists(revokedSessionKey(claims.jti));
+  } catch (err) {
+    // Redis fails fast (redis.ts): the answer is immediate either way
+    request.log.warn({ err: (err as Error).message }, 'session store unavailable');
+    if (whenStoreDown === 'trust-signature') return session;
+    throw new HttpError(503, SESSION_STORE_UNAVAILABLE_MESSAGE, 'service_unavailable');
+  }
+  if (revoked) {
     request.log.info({ jti: claims.jti }, 'rejected revoked session');
     return null;
   }
-  return { userId: claims.sub, sessionId: claims.jti, expires: claims.exp };
+  return session;
 }
 
 const IDENTITY_HEADER_NAMES = Object.values(IdentityHeaders);

@@ -1,0 +1,384 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createSigner } from 'fast-jwt';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyLimits, SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
+import { createLogger, loggerOptions } from '@wayfarer/service-kit';
+import { publicKeyPem } from '@wayfarer/service-kit/keys';
+import { testInfra } from '@wayfarer/test-kit';
+import { buildApp } from '../src/app';
+import { GatewayEnv } from '../src/config';
+
+/**
+ * The edge protections on the wire: a real gateway listening on a port, real Redis, and a real
+ * upstream service (a small Fastify app with a service's default 1 MiB body limit) that records
+ * every request it answers. Raw `node:http` requests, so paths reach the gateway verbatim.
+ */
+
+interface Upstream {
+  app: FastifyInstance;
+  url: string;
+  /** Paths of the requests the upstream answered. */
+  seen: string[];
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const seen: string[] = [];
+  const app = Fastify(); // a service's default body limit (1 MiB), like the real ones
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.all('/*', async (request, reply) => {
+    seen.push(request.url);
+    // photos and avatars set their own cache policy: the gateway must keep it
+    if (request.url.startsWith('/api/photos/'))
+      reply.header('cache-control', 'private, max-age=60');
+    return { method: request.method, url: request.url, headers: request.headers };
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url, seen };
+}
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** An error the client saw on its side (reset connection, broken pipe), if any. */
+  clientError: Error | null;
+}
+
+/** One request on its own connection, path sent as given; `body` chunks are streamed. */
+function send(
+  port: number,
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string | number>;
+    chunks?: Buffer[];
+  },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let clientError: Error | null = null;
+    let response: Omit<RawResponse, 'clientError'> | null = null;
+    let settled = false;
+    const settle = () => {
+      if (settled || !response) return;
+      settled = true;
+      resolve({ ...response, clientError });
+    };
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: options.method ?? 'GET',
+      path: options.path,
+      headers: options.headers,
+      agent: false,
+    });
+    req.on('error', (err) => {
+      clientError = err;
+      if (!response) reject(err);
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        response = { status: res.statusCode ?? 0, headers: res.headers, body };
+        // the connection's fate is part of the answer: wait for the socket to close or idle
+        if (res.headers.connection === 'close') req.socket?.once('close', settle);
+        else settle();
+        if (req.socket?.destroyed) settle();
+      });
+    });
+    const write = async () => {
+      for (const chunk of options.chunks ?? []) {
+        if (req.destroyed) return;
+        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+      }
+      req.end();
+    };
+    void write();
+  });
+}
+
+const json = (res: RawResponse) => JSON.parse(res.body) as Record<string, unknown>;
+
+/** A log destination that keeps every line the gateway writes. */
+function captureLogs() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  return { lines, logger: pino(loggerOptions('gateway', 'info'), stream) };
+}
+
+describe('gateway edge protections on the wire', () => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const sign = createSigner({
+    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    algorithm: 'EdDSA',
+    iss: SESSION_ISSUER,
+    aud: SESSION_AUDIENCE,
+    expiresIn: 60_000,
+  });
+  const cookie = () => `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}`;
+  const logs = captureLogs();
+  let upstream: Upstream;
+  let redis: Redis;
+  let gateway: FastifyInstance;
+  let port: number;
+  /** The same gateway but as the edge (no trusted proxy): forwarded headers mean nothing. */
+  let edge: FastifyInstance;
+  // a client address of its own per run and test: rate-limit buckets live in the shared Redis
+  const clientIp = () =>
+    `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    redis = new Redis(testInfra().redisUrl);
+    const env = {
+      PORT: '8080',
+      REDIS_URL: testInfra().redisUrl,
+      AUTH_URL: upstream.url,
+      TRIPS_URL: upstream.url,
+      JOURNAL_URL: upstream.url,
+      AUTH_RATE_LIMIT_PER_MINUTE: '3',
+    };
+    const deps = {
+      redis,
+      publicKeyPem: publicKeyPem(privateKey),
+      identityProofSecret: randomBytes(32),
+    };
+    // behind a trusted proxy: the client address and scheme come from X-Forwarded-*
+    gateway = await buildApp({
+      ...deps,
+      config: GatewayEnv.parse({ ...env, TRUST_PROXY: 'true' }),
+      logger: logs.logger,
+    });
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    port = (gateway.server.address() as AddressInfo).port;
+    edge = await buildApp({
+      ...deps,
+      config: GatewayEnv.parse(env),
+      logger: createLogger('gateway-test', 'silent'),
+    });
+    await edge.ready();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await edge?.close();
+    await upstream?.app.close();
+    await redis?.quit();
+  });
+
+  describe('paths are normalised before routing and limits', () => {
+    it('counts every spelling of login and register against the login limit, and forwards none past it', async () => {
+      const ip = clientIp();
+      const post = (path: string) =>
+        send(port, {
+          method: 'POST',
+          path,
+          headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' },
+          chunks: [Buffer.from('{}')],
+        });
+      const before = upstream.seen.length;
+      for (let i = 0; i < 3; i++) expect((await post('/api/login')).status).toBe(200);
+      expect((await post('/api/login')).status).toBe(429);
+      expect(upstream.seen.length - before).toBe(3);
+      for (const path of [
+        '/api/%6cogin',
+        '/api/%6Cogin',
+        '/api//login',
+        '/api/./login',
+        '/api/login/',
+        '/api/x/../login',
+        '/%61pi/login?next=1',
+        '/api/%72egister',
+        '/api/register/',
+      ]) {
+        const res = await post(path);
+        expect(res.status, path).toBe(429);
+        expect(json(res).message, path).toMatch(/Too many requests/);
+      }
+      expect(upstream.seen.length - before).toBe(3);
+    });
+
+    it('forwards the canonical path upstream', async () => {
+      const res = await send(port, {
+        path: '/api//%6aournal/./d1?x=%6c',
+        headers: { cookie: cookie(), 'x-forwarded-for': clientIp() },
+      });
+      expect(res.status).toBe(200);
+      expect(json(res).url).toBe('/api/journal/d1?x=%6c');
+    });
+
+    it('refuses an encoded slash, NUL, a malformed escape or a climb above the root with 400', async () => {
+      const before = upstream.seen.length;
+      for (const path of [
+        '/api/trips%2f..%2flogin',
+        '/api/login%00',
+        '/api/%zzogin',
+        '/api/../..',
+      ]) {
+        const res = await send(port, { path, headers: { cookie: cookie() } });
+        expect(res.status, path).toBe(400);
+        expect(json(res).error, path).toBe('bad_request');
+      }
+      expect(upstream.seen.length).toBe(before);
+    });
+
+    it('treats another case or a ;parameter as another path: 404 at the gateway, never forwarded', async () => {
+      const before = upstream.seen.length;
+      for (const path of ['/API/LOGIN', '/api/LOGIN', '/api/login;x=1']) {
+        const res = await send(port, { method: 'POST', path, headers: { cookie: cookie() } });
+        expect(res.status, path).toBe(404);
+      }
+      expect(upstream.seen.length).toBe(before);
+    });
+  });
+
+  describe('personal answers are never cached', () => {
+    it('sets Cache-Control: no-store on /api answers, the gateway own errors included', async () => {
+      const ip = clientIp();
+      const answers = [
+        await send(port, { path: '/api/protected', headers: { cookie: cookie() } }),
+        await send(port, { path: '/api/protected' }), // 401 from the gateway
+        await send(port, {
+          method: 'POST',
+          path: '/api/login',
+          headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' },
+          chunks: [Buffer.from('{}')],
+        }),
+      ];
+      expect(answers.map((res) => res.status)).toEqual([200, 401, 200]);
+      for (const res of answers) expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('keeps the cache policy a service chose (photos)', async () => {
+      const res = await send(port, { path: '/api/photos/p1', headers: { cookie: cookie() } });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, max-age=60');
+      const config = await send(port, { path: '/runtime-config.json' });
+      expect(config.headers['cache-control']).toBe('no-cache');
+    });
+  });
+
+  describe('Origin check on writes', () => {
+    const logout = (app: FastifyInstance, headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { host: 'wayfarer.example:8443', ...headers },
+      });
+
+    it('accepts exactly our own origin and refuses another scheme, port, host or null', async () => {
+      expect((await logout(edge, { origin: 'http://wayfarer.example:8443' })).statusCode).toBe(200);
+      expect((await logout(edge, {})).statusCode).toBe(200); // no Origin: not a browser
+      for (const origin of [
+        'https://wayfarer.example:8443',
+        'http://wayfarer.example:8444',
+        'http://wayfarer.example',
+        'http://evil.example:8443',
+        'null',
+        'not a url',
+      ]) {
+        const res = await logout(edge, { origin });
+        expect(res.statusCode, origin).toBe(403);
+        expect(res.json(), origin).toEqual({
+          error: 'forbidden',
+          message: 'Cross-origin requests are not allowed.',
+        });
+      }
+    });
+
+    it('takes the scheme from X-Forwarded-Proto only behind a trusted proxy', async () => {
+      const forwarded = { 'x-forwarded-proto': 'https' };
+      const viaProxy = (origin: string) =>
+        send(port, {
+          method: 'POST',
+          path: '/api/logout',
+          headers: { ...forwarded, origin, host: 'wayfarer.example' },
+        });
+      expect((await viaProxy('https://wayfarer.example')).status).toBe(200);
+      expect((await viaProxy('http://wayfarer.example')).status).toBe(403);
+      // at the edge a client-sent X-Forwarded-Proto changes nothing
+      const atEdge = (origin: string) =>
+        logout(edge, { ...forwarded, origin, host: 'wayfarer.example' });
+      expect((await atEdge('http://wayfarer.example')).statusCode).toBe(200);
+      expect((await atEdge('https://wayfarer.example')).statusCode).toBe(403);
+    });
+  });
+
+  describe('body caps while streaming', () => {
+    const mb15 = () => Array.from({ length: 24 }, () => Buffer.alloc(64 * 1024, 'a'));
+    const capMessage = (bytes: number) => new RegExp(`at most .*\\(${bytes} bytes\\)`);
+
+    it('answers one clean 413 to a 1.5 MB chunked JSON body, every time', async () => {
+      const before = upstream.seen.length;
+      const firstLog = logs.lines.length;
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await send(port, {
+          method: 'POST',
+          path: '/api/journal/d1',
+          headers: { cookie: cookie(), 'content-type': 'application/json' }, // no length: chunked
+          chunks: mb15(),
+        });
+        statuses.push(res.status);
+        expect(res.clientError).toBeNull();
+        expect(json(res)).toEqual({
+          error: 'payload_too_large',
+          message: expect.stringMatching(capMessage(BodyLimits.default)),
+        });
+      }
+      expect(statuses).toEqual(Array(20).fill(413));
+      expect(upstream.seen.length).toBe(before); // the service never got a whole request
+      const written = logs.lines.slice(firstLog);
+      expect(written.length).toBeGreaterThan(0);
+      expect(written.filter((line) => line.includes('ERR_HTTP_HEADERS_SENT'))).toEqual([]);
+      expect(written.filter((line) => JSON.parse(line).level >= 50)).toEqual([]);
+    });
+
+    it('answers 413 and closes cleanly when an over-cap body with a Content-Length is streamed', async () => {
+      // 8 MiB: more than the kernel buffers, so the client is still sending when refused
+      const chunks = Array.from({ length: 128 }, () => Buffer.alloc(64 * 1024, 'a'));
+      const length = chunks.reduce((n, c) => n + c.length, 0);
+      const before = upstream.seen.length;
+      for (let i = 0; i < 5; i++) {
+        const res = await send(port, {
+          method: 'POST',
+          path: '/api/login',
+          headers: {
+            'x-forwarded-for': clientIp(),
+            'content-type': 'application/json',
+            'content-length': length,
+          },
+          chunks,
+        });
+        expect(res.status).toBe(413);
+        expect(json(res).message).toMatch(capMessage(BodyLimits.login));
+        expect(res.headers.connection).toBe('close');
+        expect(res.clientError).toBeNull(); // no reset, no broken pipe on the client's side
+      }
+      expect(upstream.seen.length).toBe(before);
+    });
+
+    it('still forwards a chunked body within the cap', async () => {
+      const res = await send(port, {
+        method: 'POST',
+        path: '/api/journal/d1',
+        headers: { cookie: cookie(), 'content-type': 'application/json' },
+        chunks: [Buffer.from('{"text":"'), Buffer.alloc(100 * 1024, 'b'), Buffer.from('"}')],
+      });
+      expect(res.status).toBe(200);
+      expect(json(res).url).toBe('/api/journal/d1');
+    });
+  });
+});

@@ -1,0 +1,120 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
+import { createLogger } from '@wayfarer/service-kit';
+import { publicKeyPem } from '@wayfarer/service-kit/keys';
+import { buildApp } from '../src/app';
+import { GatewayEnv } from '../src/config';
+import { connectRedis } from '../src/redis';
+import { SESSION_STORE_UNAVAILABLE_MESSAGE } from '../src/session';
+import { RedisProcess } from './redis-server';
+
+/**
+ * Redis goes away for real (its process is killed) under a running gateway, then comes back:
+ * session checks answer a 503 naming the cause at once, public routes and logout still reach
+ * their service, /readyz says redis is down, and everything works again once it is back.
+ */
+describe('gateway during a Redis outage', () => {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const sign = createSigner({
+    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    algorithm: 'EdDSA',
+    iss: SESSION_ISSUER,
+    aud: SESSION_AUDIENCE,
+    expiresIn: 60_000,
+  });
+  const cookie = { cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}` };
+  let redisProcess: RedisProcess;
+  let redis: Redis;
+  let upstream: FastifyInstance;
+  let gateway: FastifyInstance;
+
+  beforeAll(async () => {
+    redisProcess = await RedisProcess.start();
+    upstream = Fastify();
+    upstream.all('/*', async (request) => ({ url: request.url, headers: request.headers }));
+    const upstreamUrl = await upstream.listen({ port: 0, host: '127.0.0.1' });
+    const logger = createLogger('gateway-test', 'silent');
+    redis = connectRedis(redisProcess.url, logger); // the client main.ts makes
+    await vi.waitFor(() => expect(redis.status).toBe('ready'));
+    const deps = {
+      redis,
+      logger,
+      publicKeyPem: publicKeyPem(privateKey),
+      identityProofSecret: randomBytes(32),
+    };
+    gateway = await buildApp({
+      ...deps,
+      config: GatewayEnv.parse({
+        PORT: '8080',
+        REDIS_URL: redisProcess.url,
+        AUTH_URL: upstreamUrl,
+        JOURNAL_URL: upstreamUrl,
+      }),
+    });
+    await gateway.ready();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+    redis?.disconnect();
+    await redisProcess?.kill();
+  });
+
+  const journal = () => gateway.inject({ url: '/api/journal/d1', headers: cookie });
+
+  it('answers 503 naming the cause while Redis is down, and recovers when it is back', async () => {
+    expect((await journal()).statusCode).toBe(200);
+
+    await redisProcess.kill();
+
+    // every signed-in call: a 503 that says why, not a 500 after seconds of retries
+    for (let i = 0; i < 5; i++) {
+      const res = await journal();
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error: 'service_unavailable',
+        message: SESSION_STORE_UNAVAILABLE_MESSAGE,
+      });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    // without a session nothing needs Redis: still the plain 401
+    expect((await gateway.inject({ url: '/api/journal/d1' })).statusCode).toBe(401);
+    // login goes on to auth (the rate limiter skips its count rather than fail the request)
+    const login = await gateway.inject({ method: 'POST', url: '/api/login', payload: {} });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().url).toBe('/api/login');
+    // logout goes on to auth with the identity its signature proves, so auth can revoke it
+    const logout = await gateway.inject({ method: 'POST', url: '/api/logout', headers: cookie });
+    expect(logout.statusCode).toBe(200);
+    expect(logout.json().headers['x-user-id']).toBe('user-1');
+    // the readiness probe names the store that is down
+    const ready = await gateway.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().checks.redis).toMatch(/^not connected/);
+
+    await redisProcess.restart();
+
+    // the client reconnects in the background: no restart of the gateway
+    await expect.poll(async () => (await journal()).statusCode, { timeout: 10_000 }).toBe(200);
+    expect((await gateway.inject({ url: '/readyz' })).json().checks.redis).toBe('ok');
+  });
+
+  it('answers 503 when Redis hangs without closing its connections, and recovers when it wakes', async () => {
+    await vi.waitFor(async () => expect((await journal()).statusCode).toBe(200));
+    redisProcess.pause();
+    try {
+      // the command times out (commandTimeout) instead of waiting for an answer that never comes
+      const res = await journal();
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe(SESSION_STORE_UNAVAILABLE_MESSAGE);
+    } finally {
+      redisProcess.resume();
+    }
+    await expect.poll(async () => (await journal()).statusCode, { timeout: 10_000 }).toBe(200);
+  });
+});
