@@ -19,6 +19,7 @@ import {
   dropMongoDatabase,
   testKafka,
   testServiceEnv,
+  throughGateway,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { JournalEnv } from '../../services/journal/src/config';
@@ -54,9 +55,11 @@ void baseline.run({
 await baselineJoined;
 
 const owner = `bench-owner-${suffix}`;
+// as the gateway calls it: the owner's identity comes with an identity proof
+const journal = throughGateway(svc.app);
 const readable = async (destinationId: string) => {
   for (;;) {
-    const res = await svc.app.inject({
+    const res = await journal.inject({
       method: 'GET',
       url: `/api/journal/${destinationId}`,
       headers: { [IdentityHeaders.userId]: owner },

@@ -11,6 +11,7 @@
  * Prints figures only; nothing here is a test.
  */
 import { createLogger } from '@wayfarer/service-kit';
+import { TEST_IDENTITY_PROOF_SECRET, throughGateway } from '@wayfarer/test-kit';
 import { buildApp } from '../../services/places/src/app';
 import { type City } from '../../services/places/src/domain/city';
 import { LinearSearch } from '../../services/places/src/domain/linear-search';
@@ -199,7 +200,14 @@ console.log(
 );
 
 // --- end to end through Fastify (inject: no sockets) -----------------------------------------
-const app = buildApp({ logger: createLogger('places', 'silent'), index });
+// as the gateway calls it: each request carries a freshly minted identity proof
+const app = throughGateway(
+  buildApp({
+    logger: createLogger('places', 'silent'),
+    index,
+    identityProofSecret: Buffer.from(TEST_IDENTITY_PROOF_SECRET),
+  }),
+);
 await app.ready();
 const httpMs: number[] = [];
 for (let i = 0; i < HTTP_REQUESTS + 200; i++) {

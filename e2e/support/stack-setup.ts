@@ -8,6 +8,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** Loopback URL of the stack's control endpoint (stop/start one real service). */
     controlUrl: string;
+    /** The stack's identity proof secret: to sign a call straight to a service's port. */
+    identityProofSecret: string;
   }
 }
 
@@ -45,6 +47,7 @@ export default async function setup(project: TestProject) {
   const stack = await startStack({ namespace: 'e2e', ports: E2E_PORTS, logLevel: 'info' });
   const control = await serveControl(stack);
   project.provide('baseUrl', stack.url);
+  project.provide('identityProofSecret', stack.identityProofSecret);
   project.provide('controlUrl', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   process.stdout.write(`e2e stack at ${stack.url} (logs: ${stack.logDir})\n`);
   return async () => {

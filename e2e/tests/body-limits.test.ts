@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   filePartOverheadBytes,
-  IdentityHeaders,
   MultipartFraming,
   photosFieldName,
   TRIP_MULTIPART_LIMITS,
@@ -12,6 +11,7 @@ import {
   tripTextFieldNames,
 } from '@wayfarer/contracts';
 import { api, signUp, type Account } from '../support/api';
+import { asGateway } from '../support/identity';
 import { E2E_PORTS } from '../support/stack-setup';
 import { baseUrl } from '../support/browser';
 
@@ -180,10 +180,10 @@ describe('the largest trip the contracts allow, through the gateway', () => {
     const url = new URL('/api/trips', baseUrl());
     return { url, headers: { cookie: owner.header, origin: url.origin } };
   };
-  /** Straight to the trips service, with the identity the gateway would forward. */
+  /** Straight to the trips service, with what the gateway would forward (identity and proof). */
   const tripsService = () => ({
     url: new URL(`http://127.0.0.1:${E2E_PORTS.trips}/api/trips`),
-    headers: { [IdentityHeaders.userId]: owner.userId },
+    headers: asGateway('POST', '/api/trips', { userId: owner.userId }),
   });
 
   const myTrips = async () =>

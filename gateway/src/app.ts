@@ -17,6 +17,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** PEM of the session verification key (auth's public key). */
   publicKeyPem: string;
+  /** Signs the identity proof on every proxied request (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
 }
 
 /** Raw requests whose path was refused by `normaliseRequestUrl`, with the reason. */
@@ -41,6 +43,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         await redis.ping();
       },
     },
+    identityProofSecret: false, // the gateway mints the proofs the services check
     fastify: {
       trustProxy: config.TRUST_PROXY,
       // before routing: every later step (route, limits, upstream path) sees the canonical path
@@ -122,7 +125,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   );
 
   await registerSessionVerification(app, deps.publicKeyPem);
-  await registerProxies(app, upstreamUrls(config), redis, config.UPSTREAM_TIMEOUT_MS);
+  await registerProxies(
+    app,
+    upstreamUrls(config),
+    redis,
+    config.UPSTREAM_TIMEOUT_MS,
+    deps.identityProofSecret,
+  );
   if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);
   return app;
 }

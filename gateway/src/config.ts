@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, loadConfig } from '@wayfarer/service-kit';
+import { commonEnv, identityProofEnv, loadConfig } from '@wayfarer/service-kit';
 
 const url = z.url();
 
@@ -7,6 +7,8 @@ export const GatewayEnv = z.object({
   ...commonEnv,
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   REDIS_URL: url,
+  /** Signs the identity proof of every proxied request (service-kit `identity-proof.ts`). */
+  ...identityProofEnv,
   SESSION_PUBLIC_KEY: z.string().optional(),
   SESSION_KEY_DIR: z.string().optional(),
   AUTH_URL: url.default('http://127.0.0.1:4001'),

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import proxy from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { REQUEST_ID_HEADER } from '@wayfarer/service-kit';
+import { proofPath, REQUEST_ID_HEADER } from '@wayfarer/service-kit';
 import { countBody, markUpstreamAnswered, refuseBody, wasRefusedForSize } from './body-limit';
 import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession } from './session';
@@ -57,12 +57,16 @@ function upstreamError(service: ServiceName) {
   };
 }
 
-/** Registers one proxy per route of the table, each checking the session as the route asks. */
+/**
+ * Registers one proxy per route of the table, each checking the session as the route asks and
+ * signing what it forwards with an identity proof (`identityProofSecret`).
+ */
 export async function registerProxies(
   app: FastifyInstance,
   upstreams: Record<ServiceName, string>,
   redis: Redis,
   timeoutMs: number,
+  identityProofSecret: Buffer,
 ): Promise<void> {
   for (const route of PROXY_ROUTES) {
     await app.register(proxy, {
@@ -91,11 +95,22 @@ export async function registerProxies(
         }
       },
       replyOptions: {
+        // Every forwarded request carries a proof, public routes too (user empty, client
+        // address set: auth's login throttle keys on it). Bound to the path forwarded, which
+        // is the request's own (each prefix is rewritten to itself). No WebSocket is proxied
+        // yet; when chat's is, its upgrade request must get the same headers.
         rewriteRequestHeaders: (request, headers) =>
-          upstreamHeaders(headers, request.session, {
-            [REQUEST_ID_HEADER]: request.id,
-            'x-forwarded-for': request.ip,
-          }),
+          upstreamHeaders(
+            headers,
+            {
+              session: request.session,
+              clientIp: request.ip,
+              method: request.method,
+              path: proofPath(request.url),
+            },
+            identityProofSecret,
+            { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
+          ),
         rewriteHeaders: (headers, request) => {
           if (request) markUpstreamAnswered(request);
           return headers;

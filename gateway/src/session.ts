@@ -1,7 +1,7 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { HttpError } from '@wayfarer/service-kit';
+import { HttpError, identityProofHeaders } from '@wayfarer/service-kit';
 import {
   IdentityHeaders,
   revokedSessionKey,
@@ -95,14 +95,27 @@ export async function verifySession(
 
 const IDENTITY_HEADER_NAMES = Object.values(IdentityHeaders);
 
+/** The request as the proxy forwards it: what the identity proof binds. */
+export interface ForwardedRequest {
+  session: VerifiedSession | null;
+  /** The client address the gateway determined (its TRUST_PROXY rules). */
+  clientIp: string;
+  method: string;
+  /** The forwarded path (the prefix is rewritten to itself, so the request's own path). */
+  path: string;
+}
+
 /**
- * The headers sent upstream: client-sent identity headers are always dropped, and the
- * verified identity (if any) is set in their place.
+ * The headers sent upstream: client-sent identity headers (and proofs) are always dropped;
+ * the verified identity (if any), the client address and a fresh identity proof binding them
+ * to this method and path are set in their place (service-kit `identityProofHeaders`).
  */
 export function upstreamHeaders(
   headers: Record<string, string | string[] | undefined>,
-  session: VerifiedSession | null,
+  forwarded: ForwardedRequest,
+  identityProofSecret: Buffer,
   extra: Record<string, string>,
+  nowMs: number = Date.now(),
 ): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -112,10 +125,17 @@ export function upstreamHeaders(
       out[name] = value;
     }
   }
-  if (session) {
-    out[IdentityHeaders.userId] = session.userId;
-    out[IdentityHeaders.sessionId] = session.sessionId;
-    out[IdentityHeaders.sessionExpires] = String(session.expires);
-  }
-  return { ...out, ...extra };
+  const { session } = forwarded;
+  const proven = identityProofHeaders(
+    {
+      userId: session?.userId ?? null,
+      sessionId: session?.sessionId ?? null,
+      sessionExpires: session?.expires ?? null,
+      clientIp: forwarded.clientIp,
+    },
+    { method: forwarded.method, path: forwarded.path },
+    identityProofSecret,
+    nowMs,
+  );
+  return { ...out, ...extra, ...proven };
 }

@@ -15,7 +15,7 @@ import {
 } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
 import { publicKeyPem } from '@wayfarer/service-kit/keys';
-import { testInfra } from '@wayfarer/test-kit';
+import { TEST_IDENTITY_PROOF_SECRET, testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 
@@ -77,6 +77,7 @@ describe('gateway', () => {
       redis,
       logger: createLogger('gateway-test', 'silent'),
       publicKeyPem: publicKeyPem(privateKey),
+      identityProofSecret: Buffer.from(TEST_IDENTITY_PROOF_SECRET),
     });
     await gateway.ready();
   });
@@ -302,6 +303,7 @@ describe('gateway rate limits', () => {
       redis,
       logger: createLogger('gateway-test', 'silent'),
       publicKeyPem: publicKeyPem(generateKeyPairSync('ed25519').privateKey),
+      identityProofSecret: Buffer.from(TEST_IDENTITY_PROOF_SECRET),
     });
     const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const codes: number[] = [];

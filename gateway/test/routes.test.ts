@@ -5,8 +5,10 @@ import {
   TripLimits,
   tripBodyMaxBytes,
 } from '@wayfarer/contracts';
+import { verifyIdentityProof } from '@wayfarer/service-kit';
+import { TEST_IDENTITY_PROOF_SECRET } from '@wayfarer/test-kit';
 import { bodyTooLargeMessage, maxBodyBytesFor, PROXY_ROUTES, routeFor } from '../src/routes';
-import { upstreamHeaders } from '../src/session';
+import { upstreamHeaders, type VerifiedSession } from '../src/session';
 
 describe('proxy table', () => {
   it('maps every path of the spec /api table to its service', () => {
@@ -86,23 +88,47 @@ describe('body caps', () => {
 });
 
 describe('upstream headers', () => {
-  it('drops client-sent identity headers, whatever their case', () => {
-    const out = upstreamHeaders(
-      { 'x-user-id': 'attacker', 'X-Session-Id': 'forged', accept: 'application/json' },
-      null,
-      {},
-    );
-    expect(out).toEqual({ accept: 'application/json' });
+  const secret = Buffer.from(TEST_IDENTITY_PROOF_SECRET);
+  const forwarded = (session: VerifiedSession | null = null) => ({
+    session,
+    clientIp: '203.0.113.7',
+    method: 'GET',
+    path: '/api/mytrips',
   });
 
-  it('sets the verified identity', () => {
+  it('drops client-sent identity headers and proofs, whatever their case', () => {
     const out = upstreamHeaders(
-      { 'x-user-id': 'attacker' },
-      { userId: 'u1', sessionId: 's1', expires: 99 },
+      {
+        'x-user-id': 'attacker',
+        'X-Session-Id': 'forged',
+        'X-Identity-Proof': 'v1.1.forged',
+        'x-client-ip': '10.0.0.1',
+        accept: 'application/json',
+      },
+      forwarded(),
+      secret,
       {},
     );
+    expect(Object.keys(out).sort()).toEqual(['accept', 'x-client-ip', 'x-identity-proof']);
+    expect(out['x-client-ip']).toBe('203.0.113.7');
+    expect(out['x-identity-proof']).not.toBe('v1.1.forged');
+  });
+
+  it('sets the verified identity and a proof of it for this method and path', () => {
+    const out = upstreamHeaders(
+      { 'x-user-id': 'attacker' },
+      forwarded({ userId: 'u1', sessionId: 's1', expires: 99 }),
+      secret,
+      {},
+    ) as Record<string, string>;
     expect(out['x-user-id']).toBe('u1');
     expect(out['x-session-id']).toBe('s1');
     expect(out['x-session-exp']).toBe('99');
+    expect(
+      verifyIdentityProof({ method: 'GET', url: '/api/mytrips', headers: out }, secret),
+    ).toEqual({
+      ok: true,
+      identity: { userId: 'u1', sessionId: 's1', sessionExpires: 99, clientIp: '203.0.113.7' },
+    });
   });
 });

@@ -26,6 +26,8 @@ export interface StackContext {
   namespace: string;
   dataDir: string;
   logLevel: string;
+  /** Signs (gateway) and checks (services) the identity proof of every proxied request. */
+  identityProofSecret: string;
 }
 
 /** One process of the stack: where it lives, its port, its env, and its own databases. */
@@ -42,6 +44,7 @@ const common = (ctx: StackContext, port: number) => ({
   HOST: '127.0.0.1',
   LOG_LEVEL: ctx.logLevel,
   SESSION_KEY_DIR: join(ctx.dataDir, 'keys'),
+  IDENTITY_PROOF_SECRET: ctx.identityProofSecret,
   // a test stack must not share consumer groups with the dev stack on the same Kafka
   KAFKA_GROUP_PREFIX: ctx.namespace ? `${ctx.namespace}-` : '',
 });

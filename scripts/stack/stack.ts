@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadIdentityProofSecret } from '@wayfarer/service-kit';
 import { ensureDatabase } from '@wayfarer/service-kit/pg';
 import { testInfra } from '@wayfarer/test-kit';
 import { DEFAULT_PORTS, STACK, type StackContext, type StackPorts } from './services';
@@ -21,6 +22,8 @@ export interface RunningStack {
   url: string;
   ports: StackPorts;
   logDir: string;
+  /** The identity proof secret every process of the stack got (tests sign direct calls with it). */
+  identityProofSecret: string;
   /** Stops every process (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the SIGTERM. */
   stop(options?: { alreadySignalled?: boolean }): Promise<void>;
   /** Stops one process (tests use it to see how the product behaves when a service is down). */
@@ -77,6 +80,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     namespace,
     dataDir,
     logLevel: options.logLevel ?? 'info',
+    // one secret for the gateway and every service: the caller's, else the local one in the
+    // key dir (generated once, like the dev session keys); the processes run as production
+    identityProofSecret: loadIdentityProofSecret({
+      IDENTITY_PROOF_SECRET: process.env.IDENTITY_PROOF_SECRET,
+      SESSION_KEY_DIR: join(dataDir, 'keys'),
+    }).toString(),
   };
   const children = new Map<string, ChildProcess>();
   const launchers = new Map<string, () => Promise<void>>();
@@ -145,6 +154,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     url: `http://localhost:${ctx.ports.gateway}`,
     ports: ctx.ports,
     logDir,
+    identityProofSecret: ctx.identityProofSecret,
     stop,
     async stopProcess(name) {
       known(name);

@@ -23,11 +23,15 @@ export interface SessionClaims {
 export const revokedSessionKey = (jti: string): string => `session:revoked:${jti}`;
 
 /**
- * Headers the gateway sets after verifying a session. Any client-sent copy is stripped first,
- * so services can trust them.
+ * Headers the gateway sets on every proxied request (any client-sent copy is stripped first):
+ * the verified session's user, id and expiry (absent without a session), the client address it
+ * determined, and `x-identity-proof`, an HMAC binding them to this request for a short while
+ * (service-kit `identity-proof.ts`). Services trust the others only with a valid proof.
  */
 export const IdentityHeaders = {
   userId: 'x-user-id',
   sessionId: 'x-session-id',
   sessionExpires: 'x-session-exp',
+  clientIp: 'x-client-ip',
+  proof: 'x-identity-proof',
 } as const;

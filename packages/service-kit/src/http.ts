@@ -5,6 +5,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandler, type NotFoundHandler } from './errors';
+import { installIdentityProofCheck } from './identity';
 import { REQUEST_ID_HEADER, requestIdFrom } from './logger';
 
 /** A named readiness check of one of the service's own stores. Throws when not ready. */
@@ -19,11 +20,18 @@ export interface HttpAppOptions {
   /** Answers unknown routes (default: a JSON 404). */
   notFound?: NotFoundHandler;
   fastify?: Omit<FastifyServerOptions, 'loggerInstance' | 'logger'>;
+  /**
+   * The secret that checks the gateway's identity proof on every request but `/healthz` and
+   * `/readyz` (service-kit `loadIdentityProofSecret`); `false` only for the gateway itself,
+   * which mints the proofs.
+   */
+  identityProofSecret: Buffer | false;
 }
 
 /**
  * The one way to make a service's Fastify instance: pino logs with request ids, a single
- * error shape, `/healthz` (process alive) and `/readyz` (own stores reachable).
+ * error shape, the gateway's identity proof required (`identity.ts`), `/healthz` (process
+ * alive) and `/readyz` (own stores reachable).
  */
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const app = Fastify({
@@ -38,6 +46,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  installIdentityProofCheck(app, options.identityProofSecret || null);
   installErrorHandler(app, options.notFound);
 
   // probes are frequent: log them only at warn and above (or quieter if the logger is quieter)

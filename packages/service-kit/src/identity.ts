@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-import { IdentityHeaders } from '@wayfarer/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
+import { verifyIdentityProof, type ProvenIdentity } from './identity-proof';
 
 export interface Identity {
   userId: string;
@@ -9,23 +9,51 @@ export interface Identity {
   sessionExpires?: number;
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the gateway's identity proof vouches for (null before the check, and on probes). */
+    provenIdentity: ProvenIdentity | null;
+  }
+}
+
+/** Routes answered without a proof: the probes of the orchestrator, which carry no identity. */
+const UNPROVEN_ROUTES = new Set(['/healthz', '/readyz']);
+
+/**
+ * Installs the one check of the gateway's identity proof (`createHttpApp` does it): every
+ * request but the probes needs a valid proof, else a 401 naming what is wrong; a valid proof
+ * sets `request.provenIdentity`, the only identity `identityOf`, `requireUserId` and
+ * `clientIpOf` read. With no secret (the gateway itself, which mints proofs) nothing is checked
+ * and those read null.
+ */
+export function installIdentityProofCheck(app: FastifyInstance, secret: Buffer | null): void {
+  app.decorateRequest('provenIdentity', null);
+  if (!secret) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (UNPROVEN_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const check = verifyIdentityProof(request, secret);
+    if (!check.ok) {
+      request.log.warn(
+        { reason: check.reason },
+        'refused a request without a valid identity proof',
+      );
+      return reply.code(401).send({ error: 'unauthorized', message: check.message });
+    }
+    request.provenIdentity = check.identity;
+  });
 }
 
 /**
- * The caller's identity as verified by the gateway. Services sit behind the gateway, which
- * strips client-sent identity headers, so these are trusted; no body field ever is.
+ * The caller's identity as the gateway proved it (never a raw header, never a body field), or
+ * null when nobody is signed in.
  */
 export function identityOf(request: FastifyRequest): Identity | null {
-  const userId = header(request, IdentityHeaders.userId);
-  if (!userId) return null;
-  const exp = Number(header(request, IdentityHeaders.sessionExpires));
+  const proven = request.provenIdentity;
+  if (!proven?.userId) return null;
   return {
-    userId,
-    sessionId: header(request, IdentityHeaders.sessionId),
-    sessionExpires: Number.isFinite(exp) ? exp : undefined,
+    userId: proven.userId,
+    sessionId: proven.sessionId ?? undefined,
+    sessionExpires: proven.sessionExpires ?? undefined,
   };
 }
 
@@ -34,4 +62,14 @@ export function requireUserId(request: FastifyRequest): string {
   const identity = identityOf(request);
   if (!identity) throw new HttpError(401, 'You need to be signed in.');
   return identity.userId;
+}
+
+/**
+ * The client's address as the gateway determined it and proved it: what per-address limits
+ * key on. Never `request.ip` (a service trusts no `X-Forwarded-For`).
+ */
+export function clientIpOf(request: FastifyRequest): string {
+  const ip = request.provenIdentity?.clientIp;
+  if (!ip) throw new HttpError(401, 'This service only answers requests forwarded by the gateway.');
+  return ip;
 }

@@ -3,6 +3,7 @@ export * from './errors';
 export * from './multipart';
 export * from './validate';
 export * from './identity';
+export * from './identity-proof';
 export * from './logger';
 export * from './http';
 export * from './lifecycle';

@@ -3,4 +3,5 @@ export * from './helpers';
 export * from './buckets';
 export * from './forms';
 export * from './service-env';
+export * from './identity';
 export { infraEnv } from './containers';

@@ -1,12 +1,14 @@
 import { MongoClient } from 'mongodb';
 import { testInfra } from './infra';
 import { testKafka, uniqueSuffix } from './helpers';
+import { TEST_IDENTITY_PROOF_SECRET } from './identity';
 
 /**
  * The env a service's composition root (`createService(env)`) gets in a test, as strings for
  * the service's own `loadConfig(schema, env)`: the test infra, logs off (`TEST_LOG_LEVEL` to
- * see them), a fast outbox relay and consumer groups of its own (`KAFKA_GROUP_PREFIX`). Add the
- * service's database and bucket names.
+ * see them), a fast outbox relay, consumer groups of its own (`KAFKA_GROUP_PREFIX`) and the
+ * test identity proof secret (`throughGateway`, `gatewayHeaders`). Add the service's database
+ * and bucket names.
  */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
   const infra = testInfra();
@@ -20,6 +22,7 @@ export function testServiceEnv(extra: Record<string, string> = {}): Record<strin
     S3_SECRET_KEY: infra.s3.secretKey,
     MONGO_URL: infra.mongoUrl,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    IDENTITY_PROOF_SECRET: TEST_IDENTITY_PROOF_SECRET,
     ...extra,
   };
 }

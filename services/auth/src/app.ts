@@ -26,6 +26,8 @@ export interface AuthDeps {
   avatars: ObjectStore;
   /** Ed25519 private key that signs session tokens (service-kit `loadSigningKey`). */
   signingKey: KeyObject;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;
   /** Mark the session cookie Secure (behind HTTPS). Default false. */
@@ -57,6 +59,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'auth',
     logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
     // JSON bodies (login) are tiny; multipart registration has its own limits.
     bodyLimit: 64 * 1024,
     readiness: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
 import { bucketEnv, s3Env } from '@wayfarer/storage';
 
 const bool = z
@@ -17,6 +17,7 @@ export const AuthEnv = z
     ...kafkaEnv,
     ...s3Env,
     AVATAR_BUCKET: bucketEnv('avatars'),
+    ...identityProofEnv,
     SESSION_PRIVATE_KEY: z.string().optional(),
     SESSION_KEY_DIR: z.string().optional(),
     COOKIE_SECURE: bool,

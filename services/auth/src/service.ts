@@ -1,4 +1,9 @@
-import { composeService, createKafka, createLogger } from '@wayfarer/service-kit';
+import {
+  composeService,
+  createKafka,
+  createLogger,
+  loadIdentityProofSecret,
+} from '@wayfarer/service-kit';
 import { loadSigningKey } from '@wayfarer/service-kit/keys';
 import { createPgPool, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
 import { ObjectStore, s3Connection } from '@wayfarer/storage';
@@ -24,6 +29,7 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
   return composeService(async (onClose) => {
     const logger = createLogger('auth', env.LOG_LEVEL);
     const signingKey = loadSigningKey(env);
+    const identityProofSecret = loadIdentityProofSecret(env);
 
     const pool = createPgPool(env.DATABASE_URL);
     onClose(() => pool.end());
@@ -74,6 +80,7 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
       redis,
       avatars,
       signingKey,
+      identityProofSecret,
       relay,
       cookieSecure: env.COOKIE_SECURE,
       sleep: options.sleep,

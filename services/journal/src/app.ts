@@ -10,6 +10,8 @@ export interface JournalDeps {
   db: Db;
   /** The stores (`createStores(db)`), also used by the relay and the consumers. */
   stores: JournalStores;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
   /** Kicked after a save that enqueued `journal.saved`; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;
 }
@@ -32,6 +34,7 @@ export function buildApp(deps: JournalDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'journal',
     logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
     bodyLimit: BODY_LIMIT,
     readiness: { mongo: mongoPing(deps.db) },
     // ids longer than the router's default 100 get our 400 instead of a 414

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { commonEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
 
 /** journal's environment (validated at start; every problem is named). */
 export const JournalEnv = z.object({
   ...commonEnv,
+  ...identityProofEnv,
   PORT: z.coerce.number().int().min(1).max(65535).default(4005),
   MONGO_URL: z.string().min(1),
   MONGO_DB: z

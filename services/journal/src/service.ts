@@ -1,4 +1,10 @@
-import { composeService, createKafka, createLogger, groupId } from '@wayfarer/service-kit';
+import {
+  composeService,
+  createKafka,
+  createLogger,
+  groupId,
+  loadIdentityProofSecret,
+} from '@wayfarer/service-kit';
 import { connectMongo, startMongoOutboxRelay } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { JournalEnv } from './config';
@@ -18,6 +24,7 @@ export type JournalServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'max
 export async function createService(env: JournalEnv, options: JournalServiceOptions = {}) {
   return composeService(async (onClose) => {
     const logger = createLogger('journal', env.LOG_LEVEL);
+    const identityProofSecret = loadIdentityProofSecret(env);
 
     const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
     onClose(() => client.close());
@@ -46,7 +53,7 @@ export async function createService(env: JournalEnv, options: JournalServiceOpti
     });
     onClose(() => projections.stop());
 
-    const app = buildApp({ logger, db, stores, relay });
+    const app = buildApp({ logger, db, stores, relay, identityProofSecret });
     return { app, logger, db, stores, relay, projections };
   });
 }

@@ -10,6 +10,8 @@ export interface PlacesDeps {
    * answers 503 and searches 503 with a retry hint.
    */
   index: PlaceIndex | Promise<PlaceIndex>;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
 }
 
 /** What the route modules share. */
@@ -39,6 +41,7 @@ export function buildApp(deps: PlacesDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'places',
     logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
     // GET only: no request bodies worth accepting.
     bodyLimit: 1024,
     readiness: {

@@ -1,4 +1,9 @@
-import { composeService, createLogger, type Logger } from '@wayfarer/service-kit';
+import {
+  composeService,
+  createLogger,
+  loadIdentityProofSecret,
+  type Logger,
+} from '@wayfarer/service-kit';
 import { buildApp } from './app';
 import type { PlacesEnv } from './config';
 import type { City } from './domain/city';
@@ -20,6 +25,7 @@ export async function createService(env: PlacesEnv, options: PlacesServiceOption
   const load = options.loadCities ?? (() => loadCities());
   return composeService(async () => {
     const logger = createLogger('places', env.LOG_LEVEL);
+    const identityProofSecret = loadIdentityProofSecret(env);
     let build!: () => void;
     const indexed = new Promise<PlaceIndex>((resolve, reject) => {
       build = () => {
@@ -33,7 +39,7 @@ export async function createService(env: PlacesEnv, options: PlacesServiceOption
     });
     indexed.catch(() => undefined); // reported above; `main.ts` awaits it
 
-    const app = buildApp({ logger, index: indexed });
+    const app = buildApp({ logger, index: indexed, identityProofSecret });
     // Listen first, then build (synchronous, about half a second) outside the listen call.
     let started = false;
     app.addHook('onListen', (done) => {

@@ -17,6 +17,8 @@ export interface TripsDeps {
   trips?: TripsRepo;
   /** Destination photos: the private `photos` bucket. */
   photos: ObjectStore;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
   /** Who is friends with whom (service-kit's FriendshipProjection). */
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
   /** Kicked after a write that queued events; optional (the relay also polls). */
@@ -44,6 +46,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'trips',
     logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
     // No JSON bodies here; the multipart trip form has its own limits.
     bodyLimit: 64 * 1024,
     readiness: {

@@ -3,6 +3,7 @@ import {
   createKafka,
   createLogger,
   groupId,
+  loadIdentityProofSecret,
   startConsumerInBackground,
 } from '@wayfarer/service-kit';
 import {
@@ -35,6 +36,7 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now' | 'spoolDir'>
 export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
   return composeService(async (onClose) => {
     const logger = createLogger('trips', env.LOG_LEVEL);
+    const identityProofSecret = loadIdentityProofSecret(env);
 
     const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
     onClose(() => client.close());
@@ -72,6 +74,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       db,
       trips,
       photos,
+      identityProofSecret,
       friendships,
       relay,
       now: options.now,

@@ -8,6 +8,7 @@ import {
   freshDatabase,
   multipartBody,
   testServiceEnv,
+  throughGateway,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { AuthEnv } from '../../src/config';
@@ -42,6 +43,7 @@ export async function startAuth(options: StartOptions = {}): Promise<Harness> {
   });
   return {
     ...svc,
+    app: throughGateway(svc.app),
     bucket,
     async close() {
       await svc.close();

@@ -3,7 +3,7 @@ import { createVerifier } from 'fast-jwt';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR, SESSION_TTL_SECONDS, Topics } from '@wayfarer/contracts';
-import { waitForEvents } from '@wayfarer/test-kit';
+import { gatewayHeaders, waitForEvents } from '@wayfarer/test-kit';
 import { pngWithText } from '@wayfarer/test-kit/images';
 import { GIF, JPEG, PDF, PNG, SVG, TEXT, WEBP } from '../fixtures';
 import {
@@ -224,7 +224,8 @@ describe('POST /api/register', () => {
     ]);
     const res = await fetch(`${address}/api/register`, {
       method: 'POST',
-      headers: body.headers,
+      // what the gateway adds to every request it forwards
+      headers: { ...body.headers, ...gatewayHeaders('POST', '/api/register') },
       body: body.payload,
     });
     expect(res.status).toBe(413);

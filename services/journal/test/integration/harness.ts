@@ -19,6 +19,7 @@ import {
   dropMongoDatabase,
   testKafka,
   testServiceEnv,
+  throughGateway,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { JournalEnv } from '../../src/config';
@@ -75,7 +76,8 @@ export async function startJournal(): Promise<Harness> {
     await close();
     throw err;
   }
-  const { app } = svc;
+  // called as the gateway calls it: the identity a test names comes with a valid proof
+  const app = throughGateway(svc.app);
 
   const publishEnvelope = async (topic: string, envelope: EventEnvelope, key?: string) => {
     await producer.send({
@@ -109,6 +111,7 @@ export async function startJournal(): Promise<Harness> {
 
   return {
     ...svc,
+    app,
     suffix,
     id: (name) => `${name}${suffix}`,
     publish,

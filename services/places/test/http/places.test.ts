@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@wayfarer/service-kit';
-import { buildApp } from '../../src/app';
+import { TEST_IDENTITY_PROOF_SECRET, throughGateway } from '@wayfarer/test-kit';
+import { buildApp, type PlacesDeps } from '../../src/app';
 import { buildPlaceIndex, type PlaceIndex } from '../../src/domain/place-index';
 import { PlacesResponse } from '../../src/routes/schema';
 import { CITIES } from '../fixtures';
 
 const logger = createLogger('places', 'silent');
+/** The app as the gateway calls it (test-kit adds the identity proof to each request). */
+const build = (deps: Pick<PlacesDeps, 'index'>) =>
+  throughGateway(
+    buildApp({ logger, identityProofSecret: Buffer.from(TEST_IDENTITY_PROOF_SECRET), ...deps }),
+  );
 const signedIn = { 'x-user-id': 'user-1' };
 
 describe('GET /api/places', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = buildApp({ logger, index: buildPlaceIndex(CITIES) });
+    app = build({ index: buildPlaceIndex(CITIES) });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -60,7 +66,7 @@ describe('GET /api/places', () => {
       longitude: 0,
       population: 1000 + i,
     }));
-    const many = buildApp({ logger, index: buildPlaceIndex(towns) });
+    const many = build({ index: buildPlaceIndex(towns) });
     try {
       const count = async (query: string) => {
         const res = await many.inject({ url: `/api/places${query}`, headers: signedIn });
@@ -141,7 +147,7 @@ describe('while the index is being built', () => {
   it('is not ready and answers 503, then serves once the index is there', async () => {
     let resolve!: (index: PlaceIndex) => void;
     const pending = new Promise<PlaceIndex>((r) => (resolve = r));
-    const app = buildApp({ logger, index: pending });
+    const app = build({ index: pending });
     await app.ready();
     try {
       const notReady = await app.inject({ method: 'GET', url: '/readyz' });
@@ -175,7 +181,7 @@ describe('while the index is being built', () => {
   });
 
   it('stays not ready when building failed', async () => {
-    const app = buildApp({ logger, index: Promise.reject(new Error('cities.pbf is missing')) });
+    const app = build({ index: Promise.reject(new Error('cities.pbf is missing')) });
     await app.ready();
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '@wayfarer/service-kit';
+import { gatewayHeaders, TEST_IDENTITY_PROOF_SECRET } from '@wayfarer/test-kit';
 import { PlacesEnv } from '../../src/config';
 import { createService, type PlacesService } from '../../src/service';
 import { CITIES } from '../fixtures';
 
-const env = loadConfig(PlacesEnv, { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const signedIn = { 'x-user-id': 'user-1' };
+const env = loadConfig(PlacesEnv, {
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  IDENTITY_PROOF_SECRET: TEST_IDENTITY_PROOF_SECRET,
+});
+/** What the gateway sends for a signed-in user (a proof is valid for a minute: made per call). */
+const signedIn = () => gatewayHeaders('GET', '/api/places', { userId: 'user-1' });
 
 let svc: PlacesService | undefined;
 afterEach(async () => {
@@ -33,9 +38,12 @@ describe('places booted by its composition root', () => {
     await expect.poll(async () => (await fetch(`${url}/readyz`)).status).toBe(200);
     expect((await svc.indexed).size).toBe(CITIES.length);
     expect(loads).toBe(1);
-    const res = await fetch(`${url}/api/places?query=paris&limit=1`, { headers: signedIn });
+    const res = await fetch(`${url}/api/places?query=paris&limit=1`, { headers: signedIn() });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ places: [{ label: 'Paris, France' }] });
+    // its port alone, with an identity header, is not enough
+    const forged = await fetch(`${url}/api/places?query=paris`, { headers: { 'x-user-id': 'u' } });
+    expect(forged.status).toBe(401);
   });
 
   it('a dataset that cannot be loaded: never ready, and `indexed` rejects (main exits)', async () => {

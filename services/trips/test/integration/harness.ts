@@ -7,6 +7,7 @@ import {
   dropMongoDatabase,
   multipartBody,
   testServiceEnv,
+  throughGateway,
   uniqueSuffix,
   type FormFile,
 } from '@wayfarer/test-kit';
@@ -19,7 +20,9 @@ export type Harness = TripsService & { bucket: string };
 /**
  * trips booted by its composition root on a fresh MongoDB database and a fresh bucket for this
  * test file, with its own consumer group (joined before this resolves, reading only what is
- * published from now on). `close()` also drops the database, the bucket and the group.
+ * published from now on). `close()` also drops the database, the bucket and the group. `app`
+ * is called as the gateway calls it (test-kit `throughGateway`: the identity `as(userId)` names
+ * comes with a valid identity proof); over real HTTP use test-kit's `gatewayHeaders`.
  */
 export async function startTrips(
   options: Omit<TripsServiceOptions, 'skipHistory'> = {},
@@ -45,10 +48,10 @@ export async function startTrips(
     await close();
     throw err;
   }
-  return { ...svc, bucket, close };
+  return { ...svc, app: throughGateway(svc.app), bucket, close };
 }
 
-/** Headers the gateway forwards for a signed-in user. */
+/** The identity header of a signed-in user (`h.app` adds the gateway's proof of it). */
 export function as(userId: string): Record<string, string> {
   return { [IdentityHeaders.userId]: userId };
 }
@@ -77,15 +80,16 @@ export interface DestinationFields {
   story?: string;
 }
 
-/** The text fields of a trip form, named exactly as the spec's client names them. */
+/**
+ * The text fields of a trip form, named exactly as the spec's client names them; like it, the
+ * trip's own fields are always sent (empty when not given).
+ */
 export function tripFields(
   trip: { name?: string; startDate?: string; endDate?: string },
   destinations: DestinationFields[],
 ): [string, string][] {
   const fields: [string, string][] = [];
-  for (const key of ['name', 'startDate', 'endDate'] as const) {
-    if (trip[key] !== undefined) fields.push([key, trip[key]]);
-  }
+  for (const key of ['name', 'startDate', 'endDate'] as const) fields.push([key, trip[key] ?? '']);
   destinations.forEach((d, i) => {
     for (const [key, value] of Object.entries(d)) {
       if (value !== undefined) fields.push([`destinations[${i}][${key}]`, value]);

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TripLimits, type Trip } from '@wayfarer/contracts';
+import { gatewayHeaders } from '@wayfarer/test-kit';
 import { HTML, largeJpeg, png, SVG, TEXT } from '../fixtures';
 import {
   as,
@@ -217,7 +218,10 @@ describe('photos that are not images, or too large: 4xx, no trip, no objects', (
     await expectNoTrace(async () => {
       const res = await fetch(`${address}/api/trips`, {
         method: 'POST',
-        headers: { ...body.headers, ...as(newUserId()) },
+        headers: {
+          ...body.headers,
+          ...gatewayHeaders('POST', '/api/trips', { userId: newUserId() }),
+        },
         body: body.payload,
       });
       expect(res.status).toBe(413);

@@ -1,0 +1,204 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { IdentityHeaders } from '@wayfarer/contracts';
+import { ConfigError, loadConfig } from '../src/config';
+import {
+  ensureDevIdentitySecret,
+  IDENTITY_PROOF_TTL_SECONDS,
+  identityProofEnv,
+  identityProofHeaders,
+  loadIdentityProofSecret,
+  mintIdentityProof,
+  verifyIdentityProof,
+  type ProvenIdentity,
+} from '../src/identity-proof';
+
+const secret = Buffer.from('a'.repeat(32) + '-unit-test-secret');
+const now = Date.UTC(2026, 4, 1, 12, 0, 0);
+const alice: ProvenIdentity = {
+  userId: 'alice',
+  sessionId: 'session-1',
+  sessionExpires: 1_900_000_000,
+  clientIp: '203.0.113.7',
+};
+const scope = { method: 'GET', path: '/api/mytrips' };
+
+/** The request a service receives from the gateway for alice. */
+function forwarded(identity: ProvenIdentity = alice, mintedAt = now) {
+  return {
+    method: 'GET',
+    url: '/api/mytrips?x=1',
+    headers: identityProofHeaders(identity, scope, secret, mintedAt) as Record<string, string>,
+  };
+}
+
+describe('identity proof', () => {
+  it('verifies what the gateway minted, and gives back the identity', () => {
+    expect(verifyIdentityProof(forwarded(), secret, now)).toEqual({ ok: true, identity: alice });
+  });
+
+  it('carries an empty user on a public route, with the client address', () => {
+    const anonymous = { userId: null, sessionId: null, sessionExpires: null, clientIp: '::1' };
+    const request = forwarded(anonymous);
+    expect(request.headers[IdentityHeaders.userId]).toBeUndefined();
+    expect(verifyIdentityProof(request, secret, now)).toEqual({ ok: true, identity: anonymous });
+  });
+
+  it('refuses a request without a proof (a forged x-user-id alone)', () => {
+    const check = verifyIdentityProof(
+      { method: 'GET', url: '/api/mytrips', headers: { [IdentityHeaders.userId]: 'alice' } },
+      secret,
+      now,
+    );
+    expect(check).toMatchObject({ ok: false, reason: 'missing' });
+  });
+
+  it('refuses a proof made with another secret', () => {
+    const other = Buffer.from('b'.repeat(48));
+    const request = {
+      ...forwarded(),
+      headers: identityProofHeaders(alice, scope, other, now) as Record<string, string>,
+    };
+    expect(verifyIdentityProof(request, secret, now)).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
+  it('refuses an expired proof, and accepts it until then', () => {
+    const request = forwarded();
+    const expiry = now + IDENTITY_PROOF_TTL_SECONDS * 1000;
+    expect(verifyIdentityProof(request, secret, expiry - 1).ok).toBe(true);
+    expect(verifyIdentityProof(request, secret, expiry)).toMatchObject({
+      ok: false,
+      reason: 'expired',
+    });
+  });
+
+  it('refuses a proof whose expiry was moved', () => {
+    const request = forwarded();
+    const proof = request.headers[IdentityHeaders.proof]!;
+    const [version, exp, mac] = proof.split('.');
+    const moved = `${version}.${Number(exp) + 3600}.${mac}`;
+    const check = verifyIdentityProof(
+      { ...request, headers: { ...request.headers, [IdentityHeaders.proof]: moved } },
+      secret,
+      now + 120_000,
+    );
+    expect(check).toMatchObject({ ok: false, reason: 'invalid' });
+  });
+
+  it.each([
+    [IdentityHeaders.userId, 'mallory'],
+    [IdentityHeaders.sessionId, 'session-2'],
+    [IdentityHeaders.sessionExpires, '1900000001'],
+    [IdentityHeaders.clientIp, '198.51.100.1'],
+  ])('refuses a proof whose %s was changed', (header, value) => {
+    const request = forwarded();
+    const tampered = { ...request, headers: { ...request.headers, [header]: value } };
+    expect(verifyIdentityProof(tampered, secret, now)).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
+  it('refuses a user id added to an anonymous proof, and one removed from a signed-in one', () => {
+    const anonymous = forwarded({ ...alice, userId: null, sessionId: null, sessionExpires: null });
+    anonymous.headers[IdentityHeaders.userId] = 'alice';
+    expect(verifyIdentityProof(anonymous, secret, now).ok).toBe(false);
+    const signedIn = forwarded();
+    delete signedIn.headers[IdentityHeaders.userId];
+    expect(verifyIdentityProof(signedIn, secret, now).ok).toBe(false);
+  });
+
+  it('binds the method and the path, not the query string', () => {
+    const request = forwarded();
+    expect(verifyIdentityProof({ ...request, method: 'DELETE' }, secret, now).ok).toBe(false);
+    expect(verifyIdentityProof({ ...request, url: '/api/trips/1' }, secret, now).ok).toBe(false);
+    expect(verifyIdentityProof({ ...request, url: '/api/mytrips' }, secret, now).ok).toBe(true);
+  });
+
+  it('refuses malformed proofs and repeated identity headers', () => {
+    const request = forwarded();
+    for (const proof of ['v1', 'v2.1.abc', `v1.x.${'A'.repeat(43)}`, 'garbage']) {
+      const check = verifyIdentityProof(
+        { ...request, headers: { ...request.headers, [IdentityHeaders.proof]: proof } },
+        secret,
+        now,
+      );
+      expect(check, proof).toMatchObject({ ok: false, reason: 'malformed' });
+    }
+    const repeated = {
+      ...request,
+      headers: { ...request.headers, [IdentityHeaders.userId]: ['alice', 'mallory'] },
+    };
+    expect(verifyIdentityProof(repeated, secret, now)).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
+  });
+
+  it('a field cannot be shifted into the next one (no delimiter ambiguity)', () => {
+    const proof = mintIdentityProof(
+      { userId: 'a', sessionId: 'b|c', sessionExpires: null, clientIp: '1.2.3.4' },
+      scope,
+      secret,
+      now,
+    );
+    const shifted = {
+      method: 'GET',
+      url: scope.path,
+      headers: {
+        [IdentityHeaders.proof]: proof,
+        [IdentityHeaders.userId]: 'a|b',
+        [IdentityHeaders.sessionId]: 'c',
+        [IdentityHeaders.clientIp]: '1.2.3.4',
+      },
+    };
+    expect(verifyIdentityProof(shifted, secret, now).ok).toBe(false);
+  });
+});
+
+describe('identity proof secret', () => {
+  const keyDir = () => mkdtempSync(join(tmpdir(), 'wayfarer-keys-'));
+
+  it('comes from IDENTITY_PROOF_SECRET when set', () => {
+    const value = 'z'.repeat(40);
+    expect(
+      loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: value, NODE_ENV: 'production' }),
+    ).toEqual(Buffer.from(value));
+  });
+
+  it('names the variable when it is too short (env validation and loader)', () => {
+    const schema = z.object(identityProofEnv);
+    expect(() => loadConfig(schema, { IDENTITY_PROOF_SECRET: 'short' })).toThrow(
+      /IDENTITY_PROOF_SECRET is invalid: must be at least 32 bytes/,
+    );
+    expect(() => loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: 'short' })).toThrow(ConfigError);
+  });
+
+  it('is required in production, even with a key dir', () => {
+    expect(() =>
+      loadIdentityProofSecret({ NODE_ENV: 'production', SESSION_KEY_DIR: keyDir() }),
+    ).toThrow(/IDENTITY_PROOF_SECRET is missing \(required when NODE_ENV=production/);
+  });
+
+  it('is missing without a key dir outside production', () => {
+    expect(() => loadIdentityProofSecret({})).toThrow(/IDENTITY_PROOF_SECRET is missing/);
+  });
+
+  it('is generated once into the key dir locally, private, and shared by every process', () => {
+    const dir = keyDir();
+    const first = loadIdentityProofSecret({ SESSION_KEY_DIR: dir });
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadIdentityProofSecret({ SESSION_KEY_DIR: dir })).toEqual(first);
+    expect(ensureDevIdentitySecret(dir)).toEqual(first);
+    const file = join(dir, 'identity-proof.secret');
+    expect(readFileSync(file, 'utf8')).toBe(first.toString());
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(loadIdentityProofSecret({ SESSION_KEY_DIR: keyDir() })).not.toEqual(first);
+  });
+});
