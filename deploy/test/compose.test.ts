@@ -47,6 +47,8 @@ function env(service: Service): Record<string, string> {
   }
   return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, String(v)]));
 }
+/** `${IDENTITY_PROOF_SECRET:-<local default>}`: the host's value when set. */
+const PROOF_SECRET = /^\$\{IDENTITY_PROOF_SECRET:-([^}]+)\}$/;
 const healthText = (s: Service) =>
   Array.isArray(s.healthcheck?.test) ? s.healthcheck.test.join(' ') : (s.healthcheck?.test ?? '');
 
@@ -123,10 +125,28 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives the gateway and every service one identity proof secret, from the host env first', () => {
+    const values = new Set(
+      Object.keys(APPS).map((name) => env(services[name]!).IDENTITY_PROOF_SECRET),
+    );
+    expect([...values]).toHaveLength(1);
+    const [value] = [...values];
+    const m = PROOF_SECRET.exec(value ?? '');
+    expect(m, `IDENTITY_PROOF_SECRET=${value}`).not.toBeNull();
+    expect(Buffer.byteLength(m![1]!)).toBeGreaterThanOrEqual(32); // service-kit's minimum
+  });
+
   it('holds no secrets beyond the obvious local defaults', () => {
     const allowed = new Set(['wayfarer', 'wayfarer-secret']);
     for (const [name, s] of Object.entries(services)) {
       for (const [key, value] of Object.entries(env(s))) {
+        if (key === 'IDENTITY_PROOF_SECRET') {
+          // the host's value, else a default named as one (README operator section)
+          expect(PROOF_SECRET.exec(value)?.[1], `${name}.${key}`).toMatch(
+            /^wayfarer-local-.*change-me$/,
+          );
+          continue;
+        }
         if (/PASSWORD|SECRET|TOKEN|PRIVATE|API_KEY|ACCESS_KEY/.test(key)) {
           expect(allowed.has(value), `${name}.${key} should be a local default`).toBe(true);
         }

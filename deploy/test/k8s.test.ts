@@ -315,6 +315,23 @@ function stackProblems(
     }
   }
 
+  // the identity proof: one secret shared by the gateway (signs) and every service (checks),
+  // from a Secret; without it a service refuses every request (NODE_ENV=production)
+  const proofSecrets = new Set<string>();
+  for (const [name, d] of deployments) {
+    const ref = envOf(d).find((e) => e.name === 'IDENTITY_PROOF_SECRET')?.valueFrom?.secretKeyRef;
+    if (!ref?.name || !ref.key || ref.optional) {
+      problems.push(`${name}: needs IDENTITY_PROOF_SECRET from a Secret (required)`);
+    } else {
+      proofSecrets.add(`${ref.name}.${ref.key}`);
+    }
+  }
+  if (proofSecrets.size > 1) {
+    problems.push(
+      `IDENTITY_PROOF_SECRET comes from different Secrets: ${[...proofSecrets].join(', ')}`,
+    );
+  }
+
   // the gateway's upstreams are the Services
   const gateway = deployments.get('gateway');
   if (gateway) {
@@ -361,7 +378,7 @@ function stackProblems(
     if (pdbs.length === 0) problems.push('no PodDisruptionBudget for the gateway');
   }
 
-  // only the gateway may reach the services (they trust its identity headers)
+  // only the gateway may reach the services (defence in depth: they also check its identity proof)
   const policies = byKind(objects, 'NetworkPolicy');
   for (const [name, d] of deployments) {
     if (name === 'gateway') continue;
@@ -519,7 +536,7 @@ describe('deploy/k8s files', () => {
       },
     );
 
-    it('keys: gateway public only, auth private only; upstreams, Ingress, PDB, NetworkPolicy', () => {
+    it('keys: gateway public only, auth private only, one identity proof secret for all; upstreams, Ingress, PDB, NetworkPolicy', () => {
       expect(stackProblems(baseObjects, configMaps)).toEqual([]);
     });
 
