@@ -100,6 +100,33 @@ export interface ConsumerOptions {
 }
 
 /**
+ * Group membership timings of every consumer (issue 8, finding 6). A consumer that crashes
+ * during a broker outage (kafkajs gives up on the dead connection within a second or two and
+ * restarts itself) comes back under a new member id, while the restarted coordinator reloads
+ * the old member from its log and holds the new one's join until that ghost rejoins or is
+ * dropped: after its session timeout or the group's rebalance timeout, whichever comes first.
+ * kafkajs's defaults (30 s and 60 s) stalled every projection for 30 s after Kafka was back.
+ * - `rebalanceTimeout` 3 s bounds that wait. A live member learns of a rebalance at its next
+ *   heartbeat (kafkajs sends them between messages, every `heartbeatInterval`) and our
+ *   handlers take milliseconds per message, so 3 s is ample for the live ones to rejoin.
+ * - `sessionTimeout` 10 s: how long a member that died without leaving keeps its partitions
+ *   in a live group (brokers refuse less than `group.min.session.timeout.ms`, 6 s by default).
+ * - `heartbeatInterval` 1 s.
+ */
+export const CONSUMER_GROUP_TIMINGS = {
+  sessionTimeout: 10_000,
+  rebalanceTimeout: 2000,
+  heartbeatInterval: 500,
+} as const;
+
+/**
+ * A consumer's retries (a failing handler, a lost broker): capped at 1 s between attempts so
+ * that once the broker answers again the consumer is back within a second; after the last
+ * one kafkajs restarts the consumer (retriable errors), `startConsumerInBackground` otherwise.
+ */
+export const CONSUMER_RETRY = { retries: 8, initialRetryTime: 200, maxRetryTime: 1000 } as const;
+
+/**
  * Subscribes a consumer group to `topics` and feeds parsed envelopes to `handle`. What can
  * never succeed is logged and skipped: messages that are not valid envelopes, and events
  * whose payload fails its schema (the handler throws a ZodError). Store errors still throw,
@@ -112,34 +139,41 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const consumer = options.kafka.consumer({
     groupId: options.groupId,
     maxWaitTimeInMs: 100,
-    retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 5000 },
+    ...CONSUMER_GROUP_TIMINGS,
+    retry: { ...CONSUMER_RETRY },
   });
   await consumer.connect();
-  await consumer.subscribe({
-    topics: [...options.topics],
-    fromBeginning: options.skipHistory ? false : (options.fromBeginning ?? true),
-  });
-  await consumer.run({
-    eachMessage: async ({ topic, partition, message }) => {
-      const meta = { topic, partition, offset: message.offset };
-      let event: EventEnvelope;
-      try {
-        event = parseEnvelope(message.value);
-      } catch (err) {
-        log.error({ err, ...meta }, 'skipping malformed event');
-        return;
-      }
-      try {
-        await options.handle(event, meta);
-      } catch (err) {
-        if (!(err instanceof z.ZodError)) throw err;
-        log.error(
-          { eventId: event.id, type: event.type, issues: err.issues, ...meta },
-          'skipping event with an invalid payload',
-        );
-      }
-    },
-  });
+  try {
+    await consumer.subscribe({
+      topics: [...options.topics],
+      fromBeginning: options.skipHistory ? false : (options.fromBeginning ?? true),
+    });
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        const meta = { topic, partition, offset: message.offset };
+        let event: EventEnvelope;
+        try {
+          event = parseEnvelope(message.value);
+        } catch (err) {
+          log.error({ err, ...meta }, 'skipping malformed event');
+          return;
+        }
+        try {
+          await options.handle(event, meta);
+        } catch (err) {
+          if (!(err instanceof z.ZodError)) throw err;
+          log.error(
+            { eventId: event.id, type: event.type, issues: err.issues, ...meta },
+            'skipping event with an invalid payload',
+          );
+        }
+      },
+    });
+  } catch (err) {
+    // a half-started consumer would keep its connections (and retry timers) forever
+    await consumer.disconnect().catch(() => undefined);
+    throw err;
+  }
   for (const end of ends) consumer.seek(end);
   return consumer;
 }
@@ -170,13 +204,21 @@ async function topicEnds(
 export interface BackgroundConsumer {
   /** Resolves once the consumer has joined (or was stopped first); services need not wait. */
   started: Promise<void>;
+  /**
+   * How many times the joined consumer crashed (a lost broker, a handler failing past its
+   * retries). Each crash leaves the group and restarts the consumer: kafkajs does for
+   * retriable errors, this wrapper for the others. Observable state for tests and health.
+   */
+  readonly crashes: number;
   stop(): Promise<void>;
 }
 
 /**
  * Starts a consumer without holding up the service: while Kafka is unreachable it retries in
- * the background, backing off up to `maxRetryDelayMs` (default 5 s), so HTTP is served from
- * what the service's projections already hold and they catch up once Kafka answers.
+ * the background, backing off up to `maxRetryDelayMs` (default 1 s, so it is back within about
+ * a second of Kafka), so HTTP is served from what the service's projections already hold and
+ * they catch up once Kafka answers. A crash kafkajs does not restart from (a non-retriable
+ * error) starts a new consumer the same way, so a projection never stops for good.
  */
 export function startConsumerInBackground(
   options: ConsumerOptions & { maxRetryDelayMs?: number },
@@ -184,37 +226,57 @@ export function startConsumerInBackground(
   const log = options.logger.child({ component: 'consumer', groupId: options.groupId });
   let consumer: Consumer | null = null;
   let stopped = false;
+  let crashes = 0;
   let wake: (() => void) | null = null;
 
-  const started = (async () => {
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wake = null;
+    });
+
+  /** Joins (retrying until it does or `stop` is called); `skipHistory` only on the first join. */
+  const join = async (first: boolean): Promise<void> => {
     for (let attempt = 1; !stopped; attempt++) {
       try {
-        const joined = await startConsumer(options);
+        const joined = await startConsumer({
+          ...options,
+          skipHistory: first && options.skipHistory,
+        });
         if (stopped) {
           await joined.disconnect();
           return;
         }
         consumer = joined;
+        joined.on(joined.events.CRASH, ({ payload }) => {
+          crashes++;
+          // kafkajs has logged the crash, left the group and, if `restart`, restarts by itself
+          if (payload.restart || stopped || consumer !== joined) return;
+          log.error({ err: payload.error }, 'consumer crashed for good; starting a new one');
+          consumer = null;
+          void join(false);
+        });
         log.info({ topics: options.topics }, 'consumer joined');
         return;
       } catch (err) {
         if (stopped) return;
-        const delay = Math.min(options.maxRetryDelayMs ?? 5000, 250 * 2 ** attempt);
+        const delay = Math.min(options.maxRetryDelayMs ?? 1000, 250 * 2 ** attempt);
         log.warn({ err, attempt, retryInMs: delay }, 'consumer could not start; retrying');
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = null;
+        await sleep(delay);
       }
     }
-  })();
+  };
 
   return {
-    started,
+    started: join(true),
+    get crashes() {
+      return crashes;
+    },
     /** Leaves the group; an attempt still connecting disconnects itself when it is done. */
     async stop() {
       stopped = true;

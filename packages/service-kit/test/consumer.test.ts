@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { KafkaJSNonRetriableError } from 'kafkajs';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -118,6 +119,33 @@ describe('consumers (real Kafka)', () => {
       await publish(aggregate, [ping(aggregate, 3)]);
       await untilSeen(seen);
       expect(seen).toEqual([3]);
+    } finally {
+      await background.stop();
+    }
+  });
+
+  it('in the background: a crash kafkajs does not restart from starts a new consumer', async () => {
+    const aggregate = randomUUID();
+    const { seen, handle } = recorder(aggregate);
+    let failed = false;
+    const background = startConsumerInBackground(
+      fresh(async (event) => {
+        if (!failed && event.aggregateId === aggregate) {
+          failed = true;
+          // not retriable: kafkajs stops the consumer for good (CRASH with restart: false)
+          throw new KafkaJSNonRetriableError('a handler failure kafkajs gives up on');
+        }
+        await handle(event);
+      }),
+    );
+    try {
+      await background.started;
+      await publish(aggregate, [ping(aggregate, 4)]);
+      // the new consumer resumes from the committed offset: the event is handled after all
+      await untilSeen(seen);
+      expect(seen).toEqual([4]);
+      expect(failed).toBe(true);
+      expect(background.crashes).toBe(1);
     } finally {
       await background.stop();
     }

@@ -1,7 +1,11 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { Topics } from '@wayfarer/contracts';
-import { startConsumerInBackground, type Logger } from '@wayfarer/service-kit';
+import {
+  startConsumerInBackground,
+  type BackgroundConsumer,
+  type Logger,
+} from '@wayfarer/service-kit';
 import { mongoIdempotentHandler } from '@wayfarer/service-kit/mongo';
 import type { JournalStores } from '../store';
 import { applyTripEvent } from './trips';
@@ -36,6 +40,8 @@ export interface ProjectionOptions {
 export interface Projections {
   /** Resolves once both consumers have joined (useful in tests; main does not wait). */
   started: Promise<void>;
+  /** The two consumers (their `crashes` count: tests observe a broker outage through it). */
+  consumers: { trips: BackgroundConsumer; friendships: BackgroundConsumer };
   stop(): Promise<void>;
 }
 
@@ -58,8 +64,8 @@ export function startProjections(options: ProjectionOptions): Projections {
     await stores.friendships.apply(event);
   });
 
-  const consumers = [
-    startConsumerInBackground({
+  const consumers = {
+    trips: startConsumerInBackground({
       ...common,
       groupId: options.groupIds.trips,
       topics: [Topics.tripsTrip],
@@ -67,7 +73,7 @@ export function startProjections(options: ProjectionOptions): Projections {
         await trips(event);
       },
     }),
-    startConsumerInBackground({
+    friendships: startConsumerInBackground({
       ...common,
       groupId: options.groupIds.friendships,
       topics: [Topics.socialFriendship],
@@ -75,12 +81,14 @@ export function startProjections(options: ProjectionOptions): Projections {
         await friendships(event);
       },
     }),
-  ];
+  };
+  const all = Object.values(consumers);
 
   return {
-    started: Promise.all(consumers.map((c) => c.started)).then(() => undefined),
+    started: Promise.all(all.map((c) => c.started)).then(() => undefined),
+    consumers,
     async stop() {
-      await Promise.allSettled(consumers.map((c) => c.stop()));
+      await Promise.allSettled(all.map((c) => c.stop()));
     },
   };
 }
