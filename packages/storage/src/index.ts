@@ -1,3 +1,4 @@
 export * from './config';
 export * from './image';
 export * from './object-store';
+export * from './spool';

@@ -145,6 +145,25 @@ export class ObjectStore {
     return keys.length;
   }
 
+  /**
+   * The top-level "folders" of the bucket (`<name>/`, the part of each key up to its first
+   * `/`), in key order, after `startAfter` (exclusive), at most `max` of them.
+   */
+  async listPrefixes(options: { startAfter?: string; max: number }): Promise<string[]> {
+    const prefixes: string[] = [];
+    const stream = this.client.listObjectsV2(this.bucket, '', false, options.startAfter ?? '');
+    try {
+      for await (const item of stream as AsyncIterable<{ prefix?: string }>) {
+        if (!item.prefix || (options.startAfter && item.prefix <= options.startAfter)) continue;
+        prefixes.push(item.prefix);
+        if (prefixes.length >= options.max) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return prefixes;
+  }
+
   /** Keys under `prefix` (all keys by default). */
   async list(prefix = ''): Promise<string[]> {
     const keys: string[] = [];

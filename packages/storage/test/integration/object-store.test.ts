@@ -114,4 +114,16 @@ describe('ObjectStore (real MinIO)', () => {
     expect(await store.removePrefix('trip1/')).toBe(0);
     await expect(store.removePrefix('')).rejects.toThrow(/non-empty prefix/);
   });
+
+  it('lists top-level prefixes in key order, in bounded pages after a given one', async () => {
+    // the bucket also holds the other tests' keys: 'b/', 'c/', 'private/', 'trip10/', ...
+    const pp = (prefixes: string[]) => prefixes.filter((p) => p.startsWith('pp'));
+    for (const key of ['pp1/a/x', 'pp1/b/y', 'pp2/a', 'pp3/z/z/z', 'pp4/q']) {
+      await store.put(key, Buffer.from(key), 'text/plain');
+    }
+    expect(pp(await store.listPrefixes({ max: 100 }))).toEqual(['pp1/', 'pp2/', 'pp3/', 'pp4/']);
+    expect(await store.listPrefixes({ startAfter: 'pp1/', max: 2 })).toEqual(['pp2/', 'pp3/']);
+    expect(pp(await store.listPrefixes({ startAfter: 'pp3/', max: 100 }))).toEqual(['pp4/']);
+    expect(await store.listPrefixes({ startAfter: 'pp4/', max: 1 })).toEqual(['private/']);
+  });
 });
