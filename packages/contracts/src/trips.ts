@@ -16,16 +16,54 @@ export const TripLimits = {
   photosTotalMaxBytes: 100 * 1024 * 1024,
 } as const;
 
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * True when `s` (`YYYY-MM-DD`, optionally followed by an ISO time) names a day of the calendar:
+ * the date read back from `Date.UTC` must be the same year, month and day (so `2026-02-30`,
+ * which `Date.parse` turns into 2 March, is not one).
+ */
+export function isCalendarDate(s: string): boolean {
+  const m = ISO_DATE.exec(s);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not
+  date.setUTCFullYear(year);
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+}
+
 /** `YYYY-MM-DD` (the spec's date inputs); also accepts a full ISO timestamp and keeps its date. */
 export const DateOnly = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'must be a date (YYYY-MM-DD)')
-  .transform((s) => s.slice(0, 10))
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+  .regex(ISO_DATE, 'must be a date (YYYY-MM-DD)')
+  .refine(isCalendarDate, 'must be a real date')
+  .transform((s) => s.slice(0, 10));
 
-export const Latitude = z.coerce.number().min(-90).max(90);
-export const Longitude = z.coerce.number().min(-180).max(180);
+/**
+ * A plain decimal number as text: optional sign, digits, optional fraction. No hex (`0x10`),
+ * binary, exponent, `Infinity`, blanks or thousands separators, which `Number()` would read.
+ */
+export const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+export const isDecimalNumber = (s: string): boolean => DECIMAL_NUMBER.test(s.trim());
+
+/**
+ * A coordinate: a finite number, or its text as a plain decimal (form fields are text); any
+ * other text stays text and is refused.
+ */
+const coordinate = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && isDecimalNumber(value) ? Number(value) : value),
+    z.number({ error: 'must be a decimal number' }).min(min).max(max),
+  );
+
+export const Latitude = coordinate(-90, 90);
+export const Longitude = coordinate(-180, 180);
 
 /** One `destinations[i]` group of the multipart form (text fields; photos are files). */
 export const DestinationInput = z.object({

@@ -42,7 +42,7 @@ function largestTripValue(name: string, fieldSize: number): string {
       return '€'.repeat(TripLimits.storyMax); // 3 bytes each
     case 'startDate':
     case 'endDate':
-      return `2026-04-01T${'0'.repeat(fieldSize - 11)}`;
+      return pad('2026-04-01'); // surrounding blanks are trimmed
     case 'latitude':
     case 'longitude':
       return pad('45.5');
