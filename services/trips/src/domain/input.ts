@@ -1,6 +1,7 @@
-import { TripInput } from '@wayfarer/contracts';
+import { isDecimalNumber, TRIP_FIELDS, TripInput } from '@wayfarer/contracts';
 import { HttpError, parse } from '@wayfarer/service-kit';
 import type { GroupedTripForm } from './form';
+import { Messages } from './limits';
 
 const blank = (value: string | undefined): value is undefined | '' =>
   value === undefined || value.trim() === '';
@@ -17,9 +18,13 @@ export function isoDate(now: Date): string {
  * is after the start; "the trip date range defaults to today for both"): a missing or empty trip
  * date is today, and a missing or empty destination date is the trip's. Strict on junk: a date
  * that is not a real `YYYY-MM-DD`, coordinates that are missing, not numbers or out of range,
- * a destination without a name, too many destinations, a story that is too long.
+ * a destination without a name, too many destinations, a story that is too long. And a form
+ * without the trip's own fields (`name`, `startDate`, `endDate`, which the spec's client always
+ * sends, empty or not) is not a trip form: an empty or malformed body creates nothing.
  */
 export function buildTripInput(form: GroupedTripForm, today: string): TripInput {
+  const missing = TRIP_FIELDS.filter((field) => form.trip[field] === undefined);
+  if (missing.length > 0) throw new HttpError(400, Messages.missingTripFields(missing));
   const startDate = blank(form.trip.startDate) ? today : form.trip.startDate;
   const endDate = blank(form.trip.endDate) ? today : form.trip.endDate;
   const problems: string[] = [];
@@ -27,7 +32,7 @@ export function buildTripInput(form: GroupedTripForm, today: string): TripInput 
     for (const key of ['latitude', 'longitude'] as const) {
       const value = d[key];
       if (blank(value)) problems.push(`destinations.${i}.${key}: ${key} is required.`);
-      else if (!Number.isFinite(Number(value))) {
+      else if (!isDecimalNumber(value)) {
         problems.push(`destinations.${i}.${key}: ${key} must be a number.`);
       }
     }
@@ -40,7 +45,6 @@ export function buildTripInput(form: GroupedTripForm, today: string): TripInput 
       story: d.story ?? '',
     };
   });
-  // z.coerce.number() would read an empty coordinate as 0: refuse it before parsing.
   if (problems.length > 0) throw new HttpError(400, problems.join(' '));
   return parse(TripInput, { name: form.trip.name ?? '', startDate, endDate, destinations });
 }

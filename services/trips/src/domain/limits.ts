@@ -23,6 +23,9 @@ export const Messages = {
   tooManyPhotosPerDestination: `A destination may have at most ${TripLimits.photosPerDestinationMax} photos.`,
   tooManyPhotosPerTrip: `A trip may have at most ${TripLimits.photosPerTripMax} photos.`,
   tooManyDestinations: `A trip may have at most ${TripLimits.destinationsMax} destinations.`,
+  missingTripFields: (missing: readonly string[]) =>
+    `Not a trip form: it has no ${missing.join(', ')} field${missing.length > 1 ? 's' : ''}. A trip is sent with the fields ${TRIP_FIELDS.join(', ')} (each may be empty) and its destinations.`,
+  uploadExpired: 'The photos took too long to store; please try again.',
   tripNotFound: 'Trip not found.',
   photoNotFound: 'Photo not found.',
   tripDeleted: 'Trip deleted successfully.',

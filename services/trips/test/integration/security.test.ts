@@ -307,12 +307,59 @@ describe('bad input: 4xx with a message, never 500, never a partial write', () =
   const destinations = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ ...oslo, name: `D${i}` }));
   const cases: [string, () => Promise<Body>, number, RegExp][] = [
-    ['bad trip date', () => multipart({ name: 'T', startDate: '2024-02-30x' }), 400, /startDate/],
+    [
+      'bad trip date',
+      () => multipart(tripFields({ name: 'T', startDate: '2024-02-30x' }, [])),
+      400,
+      /^startDate: must be a date/,
+    ],
     [
       'impossible trip date',
-      () => multipart({ name: 'T', endDate: '2024-13-45' }),
+      () => multipart(tripFields({ name: 'T', endDate: '2024-13-45' }, [])),
       400,
-      /endDate: must be a real date/,
+      /^endDate: must be a real date$/,
+    ],
+    [
+      'February 30th',
+      () => multipart(tripFields({ name: 'T', startDate: '2026-02-30' }, [])),
+      400,
+      /^startDate: must be a real date$/,
+    ],
+    [
+      'February 29th of a common year, on a destination',
+      () => multipart(tripFields({}, [{ ...oslo, endDate: '2025-02-29' }])),
+      400,
+      /^destinations\.0\.endDate: must be a real date$/,
+    ],
+    [
+      'hex latitude',
+      () => multipart(tripFields({}, [{ ...oslo, latitude: '0x10' }])),
+      400,
+      /^destinations\.0\.latitude: latitude must be a number\.$/,
+    ],
+    [
+      'exponent longitude',
+      () => multipart(tripFields({}, [{ ...oslo, longitude: '1e2' }])),
+      400,
+      /^destinations\.0\.longitude: longitude must be a number\.$/,
+    ],
+    [
+      'empty multipart body',
+      raw('--xyz--\r\n', 'multipart/form-data; boundary=xyz'),
+      400,
+      /^Not a trip form: it has no name, startDate, endDate fields\./,
+    ],
+    [
+      'body with no part',
+      raw('\r\nnothing to see\r\n--xyz--\r\n', 'multipart/form-data; boundary=xyz'),
+      400,
+      /^Not a trip form: it has no name, startDate, endDate fields\./,
+    ],
+    [
+      'destinations without the trip fields',
+      () => multipart(oneDestination().filter(([name]) => name.startsWith('destinations'))),
+      400,
+      /^Not a trip form: it has no name, startDate, endDate fields\./,
     ],
     [
       'bad destination date',

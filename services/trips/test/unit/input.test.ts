@@ -5,8 +5,16 @@ import { buildTripInput, isoDate } from '../../src/domain/input';
 
 const TODAY = '2025-03-09';
 
+/** The trip fields as the spec's client sends them when nothing is filled in. */
+const BLANK_TRIP = { name: '', startDate: '', endDate: '' };
+
 function form(partial: Partial<GroupedTripForm> = {}): GroupedTripForm {
-  return { trip: {}, destinations: [], photoCounts: [], ...partial };
+  return {
+    destinations: [],
+    photoCounts: [],
+    ...partial,
+    trip: { ...BLANK_TRIP, ...partial.trip },
+  };
 }
 
 const paris = { name: 'Paris', latitude: '48.8566', longitude: '2.3522' };
@@ -124,6 +132,45 @@ describe('buildTripInput', () => {
     expect(err.message).toBe(
       'destinations.0.latitude: latitude must be a number. destinations.0.longitude: longitude must be a number.',
     );
+  });
+
+  it.each(['0x10', '1e1', ' ', '+-1'])(
+    'a coordinate that is not a plain decimal (%j) is a 400',
+    (latitude) => {
+      const err = error(() =>
+        buildTripInput(form({ destinations: [{ ...paris, latitude }] }), TODAY),
+      );
+      expect(err.statusCode).toBe(400);
+      expect(err.message).toMatch(
+        /^destinations\.0\.latitude: latitude (must be a number|is required)\.$/,
+      );
+    },
+  );
+
+  it('an impossible date is a 400', () => {
+    const err = error(() => buildTripInput(form({ trip: { startDate: '2026-02-30' } }), TODAY));
+    expect(err.message).toBe('startDate: must be a real date');
+    const dest = error(() =>
+      buildTripInput(form({ destinations: [{ ...paris, endDate: '2025-02-29' }] }), TODAY),
+    );
+    expect(dest.message).toMatch(/destinations\.0\.endDate: must be a real date/);
+  });
+
+  it('a form without the trip fields (an empty or malformed body) is not a trip', () => {
+    const empty = error(() =>
+      buildTripInput({ trip: {}, destinations: [], photoCounts: [] }, TODAY),
+    );
+    expect(empty.statusCode).toBe(400);
+    expect(empty.message).toBe(
+      'Not a trip form: it has no name, startDate, endDate fields. A trip is sent with the fields name, startDate, endDate (each may be empty) and its destinations.',
+    );
+    const noName = error(() =>
+      buildTripInput(
+        { trip: { startDate: '', endDate: '' }, destinations: [paris], photoCounts: [0] },
+        TODAY,
+      ),
+    );
+    expect(noName.message).toMatch(/^Not a trip form: it has no name field\./);
   });
 
   it('accepts the edges of the coordinate ranges', () => {
