@@ -39,22 +39,30 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
-export interface RelayLoopOptions {
-  name: string;
+/** What every relay takes, whatever its store. */
+export interface RelayOptions extends PruneOptions {
   kafka: Kafka;
   logger: Logger;
-  /** Topics published: created on first connect. */
+  /** Topics this service publishes: created on first connect. */
   topics: readonly Topic[];
+  /** How often to look for pending events besides being kicked (default 250 ms). */
   pollIntervalMs?: number;
+  /** Events (PostgreSQL rows, MongoDB documents) taken per round. */
+  batchSize?: number;
+}
+
+export interface RelayLoopOptions extends RelayOptions {
+  name: string;
   /**
    * Publishes one batch of pending events with `producer` and marks them sent; returns how
    * many were sent (0 when nothing is pending). Throwing leaves them pending.
    */
   publishPending(connect: () => Promise<Producer>): Promise<number>;
-  /** Deletes one bounded round of old history; returns how many rows it removed. */
-  pruneOnce?(): Promise<number>;
-  /** Prune at most this often (default `OUTBOX_PRUNE_INTERVAL_MS`). */
-  pruneIntervalMs?: number;
+  /**
+   * Deletes one bounded round (at most `batchSize` rows per kind) of history older than
+   * `retentionMs`; returns how many rows it removed.
+   */
+  pruneOnce?(retentionMs: number, batchSize: number): Promise<number>;
 }
 
 /** Bounded prune rounds per run: a backlog is worked off over several runs, never in one go. */
@@ -74,6 +82,8 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
   const pruneEvery = options.pruneIntervalMs ?? OUTBOX_PRUNE_INTERVAL_MS;
+  const retention = options.retentionMs ?? OUTBOX_RETENTION_MS;
+  const pruneBatch = options.pruneBatchSize ?? OUTBOX_PRUNE_BATCH;
   let lastPrune = Number.NEGATIVE_INFINITY;
   let pruning: Promise<number> | null = null;
 
@@ -108,7 +118,7 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   async function pruneRounds(): Promise<number> {
     let total = 0;
     for (let round = 0; round < PRUNE_ROUNDS && options.pruneOnce; round++) {
-      const removed = await options.pruneOnce();
+      const removed = await options.pruneOnce(retention, pruneBatch);
       total += removed;
       if (removed === 0) break;
     }
@@ -178,15 +188,31 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   };
 }
 
-/** Groups messages by topic for one `sendBatch`. */
-export function batchByTopic(
-  entries: readonly { topic: string; key: string; value: string }[],
-): { topic: string; messages: { key: string; value: string }[] }[] {
+/** An event as both outboxes store it. */
+export interface PendingEvent {
+  topic: string;
+  key: string;
+  envelope: unknown;
+}
+
+/**
+ * Sends `events` with one `sendBatch` (acknowledged by all in-sync replicas), grouped by topic,
+ * in order within each topic. Does nothing for an empty list (and does not connect).
+ */
+export async function sendEvents(
+  connect: () => Promise<Producer>,
+  events: readonly PendingEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
   const byTopic = new Map<string, { key: string; value: string }[]>();
-  for (const { topic, key, value } of entries) {
+  for (const { topic, key, envelope } of events) {
     const list = byTopic.get(topic) ?? [];
-    list.push({ key, value });
+    list.push({ key, value: JSON.stringify(envelope) });
     byTopic.set(topic, list);
   }
-  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+  const producer = await connect();
+  await producer.sendBatch({
+    acks: -1,
+    topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+  });
 }

@@ -32,8 +32,8 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   const logger = createLogger('kit-claim-test', 'silent');
   const kafka = createKafka({ clientId: 'kit-claim', brokers: testInfra().kafkaBrokers, logger });
 
-  function eventOn(name: string) {
-    const topic = scratchTopic(name);
+  async function eventOn(name: string) {
+    const topic = await scratchTopic(name);
     topics.push(topic);
     return defineEvent({
       topic,
@@ -43,7 +43,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
     });
   }
 
-  function thing(Ev: ReturnType<typeof eventOn>, n: number): ThingDoc {
+  function thing(Ev: Awaited<ReturnType<typeof eventOn>>, n: number): ThingDoc {
     const _id = randomUUID();
     return withPendingFlag({
       _id,
@@ -66,7 +66,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   });
 
   it('two relays over one collection publish each pending event exactly once', async () => {
-    const Ev = eventOn('mongo-two-relays');
+    const Ev = await eventOn('mongo-two-relays');
     const things = db.collection<ThingDoc>('shared');
     const docs = Array.from({ length: 80 }, (_, n) => thing(Ev, n));
     await things.insertMany(docs);
@@ -101,7 +101,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   });
 
   it('skips documents another live instance holds, and takes over an expired claim', async () => {
-    const Ev = eventOn('mongo-lease');
+    const Ev = await eventOn('mongo-lease');
     const things = db.collection<ThingDoc>('leased');
     const [held, expired, free] = [thing(Ev, 1), thing(Ev, 2), thing(Ev, 3)];
     const future = new Date(Date.now() + 60_000);
@@ -138,7 +138,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   });
 
   it('finds pending documents through the outboxPending index, flagging old documents at start', async () => {
-    const Ev = eventOn('mongo-index');
+    const Ev = await eventOn('mongo-index');
     const things = db.collection<ThingDoc>('indexed');
     // written before the flag existed: entries but no outboxPending
     const { outboxPending: _flag, ...legacy } = thing(Ev, 1);
@@ -199,7 +199,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   });
 
   it('prunes consumer markers older than the retention window, from the relay', async () => {
-    const Ev = eventOn('mongo-markers');
+    const Ev = await eventOn('mongo-markers');
     const applied: string[] = [];
     const handle = mongoIdempotentHandler(db, 'claim-test', async (e) => {
       applied.push(e.id);

@@ -6,9 +6,46 @@ import { testKafka, uniqueSuffix } from '@wayfarer/test-kit';
 /** The topic the kit's own consumer tests share (no service produces or consumes it). */
 export const KIT_TEST_TOPIC = 'test.service-kit.v1' as Topic;
 
-/** A topic of its own for one test, so counting its messages counts only the test's. */
-export function scratchTopic(name: string): Topic {
-  return `test.${name}.${uniqueSuffix()}${randomBytes(2).toString('hex')}` as Topic;
+const WARM_UP_KEY = 'warm-up';
+
+/**
+ * A topic of its own for one test, so counting its messages counts only the test's. It is
+ * created, and written once on every partition, before the test's relays start: a partition of
+ * a topic created a moment ago may refuse writes for a while, and a batch refused on one
+ * partition is sent again whole (Kafka-level at-least-once duplicates, not what these tests
+ * count). `readTopicToEnd` skips the warm-up messages.
+ */
+export async function scratchTopic(name: string, partitions = 3): Promise<Topic> {
+  const topic = `test.${name}.${uniqueSuffix()}${randomBytes(2).toString('hex')}` as Topic;
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [{ topic, numPartitions: partitions }],
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  try {
+    for (let partition = 0; partition < partitions; partition++) {
+      await vi.waitFor(
+        () =>
+          producer.send({
+            topic,
+            acks: -1,
+            messages: [{ partition, key: WARM_UP_KEY, value: '{}' }],
+          }),
+        { timeout: 20_000, interval: 100 },
+      );
+    }
+  } finally {
+    await producer.disconnect();
+  }
+  return topic;
 }
 
 /**
@@ -49,7 +86,9 @@ export async function readTopicToEnd<T>(topic: string): Promise<T[]> {
       eachMessage: async ({ partition, message }) => {
         const offset = Number(message.offset);
         if (offset >= (ends.get(partition) ?? 0)) return;
-        if (message.value) messages.push(JSON.parse(message.value.toString()) as T);
+        if (message.value && message.key?.toString() !== WARM_UP_KEY) {
+          messages.push(JSON.parse(message.value.toString()) as T);
+        }
         read.set(partition, offset + 1);
       },
     });

@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import type { Collection, Db, Filter, ObjectId, UpdateFilter } from 'mongodb';
-import type { Logger } from 'pino';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
-import {
-  batchByTopic,
-  OUTBOX_PRUNE_BATCH,
-  OUTBOX_RETENTION_MS,
-  startRelayLoop,
-  type OutboxRelay,
-  type PruneOptions,
-} from '../relay';
+import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
 import { pruneProcessedEvents } from './idempotent';
 
 /**
@@ -96,14 +88,9 @@ function claimable(now: Date): Filter<OutboxDoc> {
   };
 }
 
-export interface MongoOutboxRelayOptions extends PruneOptions {
+export interface MongoOutboxRelayOptions extends RelayOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any aggregate collection
   collections: Collection<any>[];
-  kafka: Kafka;
-  logger: Logger;
-  topics: readonly Topic[];
-  pollIntervalMs?: number;
-  batchSize?: number;
   /** How long a claim on documents being sent lasts (default `OUTBOX_CLAIM_LEASE_MS`). */
   claimLeaseMs?: number;
   /**
@@ -195,15 +182,7 @@ export function startMongoOutboxRelay(options: MongoOutboxRelayOptions): OutboxR
       .flatMap((d) => d.outbox ?? [])
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     try {
-      if (entries.length > 0) {
-        const producer = await connect();
-        await producer.sendBatch({
-          acks: -1,
-          topicMessages: batchByTopic(
-            entries.map((e) => ({ topic: e.topic, key: e.key, value: JSON.stringify(e.envelope) })),
-          ),
-        });
-      }
+      await sendEvents(connect, entries);
     } catch (err) {
       await collection
         .updateMany({ _id: { $in: ids }, 'outboxClaim.by': claim }, { $unset: { outboxClaim: '' } })
@@ -240,21 +219,11 @@ export function startMongoOutboxRelay(options: MongoOutboxRelayOptions): OutboxR
   }
 
   return startRelayLoop({
+    ...options,
     name: 'mongo-outbox-relay',
-    kafka: options.kafka,
-    logger: options.logger,
-    topics: options.topics,
-    pollIntervalMs: options.pollIntervalMs,
-    pruneIntervalMs: options.pruneIntervalMs,
-    async pruneOnce() {
+    async pruneOnce(retentionMs, batchSize) {
       let removed = 0;
-      for (const db of markerDbs) {
-        removed += await pruneProcessedEvents(
-          db,
-          options.retentionMs ?? OUTBOX_RETENTION_MS,
-          options.pruneBatchSize ?? OUTBOX_PRUNE_BATCH,
-        );
-      }
+      for (const db of markerDbs) removed += await pruneProcessedEvents(db, retentionMs, batchSize);
       return removed;
     },
     async publishPending(connect) {

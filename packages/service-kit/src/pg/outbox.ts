@@ -1,15 +1,6 @@
-import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
-import type { Logger } from 'pino';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
-import {
-  batchByTopic,
-  OUTBOX_PRUNE_BATCH,
-  OUTBOX_RETENTION_MS,
-  startRelayLoop,
-  type OutboxRelay,
-  type PruneOptions,
-} from '../relay';
+import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
 import type { Migration } from './migrate';
 
 /** The outbox table: events written in the same transaction as the change they describe. */
@@ -58,14 +49,8 @@ export async function enqueueEvent(
   ]);
 }
 
-export interface OutboxRelayOptions extends PruneOptions {
+export interface OutboxRelayOptions extends RelayOptions {
   pool: pg.Pool;
-  kafka: Kafka;
-  logger: Logger;
-  /** Topics this service publishes: created on first connect. */
-  topics: readonly Topic[];
-  pollIntervalMs?: number;
-  batchSize?: number;
 }
 
 /**
@@ -75,8 +60,8 @@ export interface OutboxRelayOptions extends PruneOptions {
  */
 export async function pruneOutboxHistory(
   pool: pg.Pool,
-  retentionMs = OUTBOX_RETENTION_MS,
-  batchSize = OUTBOX_PRUNE_BATCH,
+  retentionMs: number,
+  batchSize: number,
 ): Promise<number> {
   const seconds = retentionMs / 1000;
   const published = await pool.query(
@@ -114,13 +99,9 @@ export async function pruneOutboxHistory(
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const batchSize = options.batchSize ?? 200;
   return startRelayLoop({
+    ...options,
     name: 'outbox-relay',
-    kafka: options.kafka,
-    logger: options.logger,
-    topics: options.topics,
-    pollIntervalMs: options.pollIntervalMs,
-    pruneIntervalMs: options.pruneIntervalMs,
-    pruneOnce: () => pruneOutboxHistory(options.pool, options.retentionMs, options.pruneBatchSize),
+    pruneOnce: (retentionMs, batchSize) => pruneOutboxHistory(options.pool, retentionMs, batchSize),
     async publishPending(connect) {
       const client = await options.pool.connect();
       try {
@@ -136,13 +117,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           [batchSize],
         );
         if (rows.length > 0) {
-          const producer = await connect();
-          await producer.sendBatch({
-            acks: -1,
-            topicMessages: batchByTopic(
-              rows.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.envelope) })),
-            ),
-          });
+          await sendEvents(connect, rows);
           await client.query(
             'UPDATE outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
             [rows.map((r) => r.seq)],
