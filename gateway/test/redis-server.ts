@@ -38,24 +38,29 @@ export class RedisProcess {
   async restart(): Promise<void> {
     if (this.child) throw new Error('redis-server is still running');
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', ''];
-    const child = spawn(REDIS_SERVER, [...args, '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(REDIS_SERVER, [...args, '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     this.child = child;
+    // redis-server logs this line once it listens; its log is drained from then on
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      const onExit = (code: number | null) =>
+        reject(new Error(`redis-server exited (${code}):\n${log}`));
+      child.once('exit', onExit);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (log.includes('Ready to accept connections')) return;
+        log += chunk.toString();
+        if (!log.includes('Ready to accept connections')) return;
+        child.off('exit', onExit);
+        resolve();
+      });
+    });
     const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {}); // refused until it listens: the loop below retries
+    probe.on('error', () => {}); // connect/ping below reject with it
     try {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode})`);
-        try {
-          await probe.connect();
-          await probe.ping();
-          return;
-        } catch (err) {
-          probe.disconnect();
-          if (Date.now() > deadline) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 50)); // retry until it listens
-        }
-      }
+      await probe.connect();
+      await probe.ping();
     } finally {
       probe.disconnect();
     }
