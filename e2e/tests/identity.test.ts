@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IdentityHeaders } from '@wayfarer/contracts';
 import { gatewayHeaders, testInfra } from '@wayfarer/test-kit';
 import { api, createTrip, signUp, type Account, type TripSummary } from '../support/api';
@@ -28,12 +28,13 @@ beforeAll(async () => {
   ]);
   destinationId = trip.destinations[0]!._id;
   // journal learns the destination's owner from trips' event, then the owner writes
-  await expect
-    .poll(async () => (await api(`/api/journal/${destinationId}`, victim)).status, {
-      timeout: 30_000,
-      interval: 200,
-    })
-    .toBe(200);
+  await vi.waitFor(
+    async () => {
+      const res = await api(`/api/journal/${destinationId}`, victim);
+      if (res.status !== 200) throw new Error(`journal answers ${res.status}`);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
   const saved = await api('/api/journal', victim, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
