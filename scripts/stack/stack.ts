@@ -24,7 +24,10 @@ export interface RunningStack {
   logDir: string;
   /** The identity proof secret every process of the stack got (tests sign direct calls with it). */
   identityProofSecret: string;
-  /** Stops every process (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the SIGTERM. */
+  /**
+   * Stops every process at once (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the
+   * SIGTERM.
+   */
   stop(options?: { alreadySignalled?: boolean }): Promise<void>;
   /** Stops one process (tests use it to see how the product behaves when a service is down). */
   stopProcess(name: string): Promise<void>;
@@ -93,8 +96,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   process.once('exit', () => {
     for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
   });
+  // every process at once: each drains for a few seconds in parallel, not one after another
   const stop = async ({ alreadySignalled = false } = {}) => {
-    for (const child of [...children.values()].reverse()) await terminate(child, alreadySignalled);
+    await Promise.all([...children.values()].map((child) => terminate(child, alreadySignalled)));
   };
 
   try {

@@ -10,13 +10,45 @@ export interface RunOptions {
   logger: Logger;
   /** Run after the HTTP server stopped accepting requests, in order (e.g. relay, pools). */
   closers?: Closer[];
-  /** Hard limit for a graceful shutdown before the process exits anyway. */
+  /**
+   * How long requests still running when a shutdown begins may take to finish; then their
+   * connections are closed (a stalled or slow upload must not hold the process up). Default 3 s.
+   */
+  drainTimeoutMs?: number;
+  /** Hard limit for a graceful shutdown before the process exits anyway. Default 10 s. */
   shutdownTimeoutMs?: number;
 }
 
+/** Default of `RunOptions.drainTimeoutMs`. */
+export const DRAIN_TIMEOUT_MS = 3000;
+
 /**
- * Listens, and on SIGTERM/SIGINT stops accepting requests, drains in-flight ones, runs the
- * closers and exits. A second signal or the timeout exits at once.
+ * Closes `app` as a shutdown does: the listener stops at once, idle keep-alive connections are
+ * closed (Fastify's `forceCloseConnections: 'idle'`), a request arriving meanwhile on a kept-alive
+ * connection gets a 503 with `Connection: close` (`return503OnClosing`), requests in flight may
+ * finish for `drainTimeoutMs`, then every connection still open is closed.
+ */
+export async function closeApp(
+  app: FastifyInstance,
+  logger: Logger,
+  drainTimeoutMs: number = DRAIN_TIMEOUT_MS,
+): Promise<void> {
+  const cut = setTimeout(() => {
+    logger.warn({ drainTimeoutMs }, 'requests still running after the drain limit: closing them');
+    app.server.closeAllConnections();
+  }, drainTimeoutMs);
+  cut.unref();
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
+/**
+ * Listens, and on SIGTERM/SIGINT stops accepting requests, drains in-flight ones (at most
+ * `drainTimeoutMs`, see `closeApp`), runs the closers and exits. A second signal or the hard
+ * timeout exits at once.
  */
 export async function runService(options: RunOptions): Promise<void> {
   const { app, logger } = options;
@@ -35,7 +67,7 @@ export async function runService(options: RunOptions): Promise<void> {
     }, options.shutdownTimeoutMs ?? 10_000);
     timer.unref();
     try {
-      await app.close();
+      await closeApp(app, logger, options.drainTimeoutMs);
       for (const close of options.closers ?? []) await close();
       logger.info('stopped');
       process.exit(0);
