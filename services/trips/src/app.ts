@@ -1,13 +1,13 @@
-import { tmpdir } from 'node:os';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
-import type { ObjectStore } from '@wayfarer/storage';
+import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
+import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 
 export interface TripsDeps {
@@ -25,8 +25,12 @@ export interface TripsDeps {
   relay?: Pick<OutboxRelay, 'kick'>;
   /** Clock (tests pin "today"). Default: the real time. */
   now?: () => Date;
-  /** Where uploaded photos are spooled while a trip is created. Default: the OS temp dir. */
-  spoolDir?: string;
+  /** Where uploaded photos are spooled while a trip is created (a directory per request). */
+  spool: SpoolArea;
+  /** Uploads in progress (default: `pending_uploads` in `db`). */
+  pending?: PendingUploadsRepo;
+  /** The lease of an upload's pending record (`UPLOAD_LEASE_MS`). */
+  uploadLeaseMs: number;
 }
 
 /** What the route modules share. */
@@ -38,7 +42,9 @@ export interface TripsContext {
   friendships: TripsDeps['friendships'];
   relay?: Pick<OutboxRelay, 'kick'>;
   now: () => Date;
-  spoolDir: string;
+  spool: SpoolArea;
+  pending: PendingUploadsRepo;
+  uploadLeaseMs: number;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -64,7 +70,9 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     friendships: deps.friendships,
     relay: deps.relay,
     now: deps.now ?? (() => new Date()),
-    spoolDir: deps.spoolDir ?? tmpdir(),
+    spool: deps.spool,
+    pending: deps.pending ?? new PendingUploadsRepo(deps.db),
+    uploadLeaseMs: deps.uploadLeaseMs,
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed).
   void app.after(() => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
-import { bucketEnv, s3Env } from '@wayfarer/storage';
+import { bucketEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
 
 /** trips' environment (validated at start; every problem is named). */
 export const TripsEnv = z.object({
@@ -12,5 +12,13 @@ export const TripsEnv = z.object({
   ...kafkaEnv,
   ...s3Env,
   PHOTO_BUCKET: bucketEnv('photos'),
+  /** Where uploads are spooled: one directory per instance, swept of dead instances' files. */
+  SPOOL_DIR: spoolDirEnv('trips'),
+  /**
+   * An upload's lease: a pending upload not renewed for this long is a dead process's, and the
+   * sweeper (every half lease) removes its objects and spool files. Longer than any pause of a
+   * live upload (it renews every third of it).
+   */
+  UPLOAD_LEASE_MS: z.coerce.number().int().min(1000).default(600_000),
 });
 export type TripsEnv = z.infer<typeof TripsEnv>;

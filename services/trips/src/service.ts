@@ -11,15 +11,18 @@ import {
   FriendshipProjection,
   startMongoOutboxRelay,
 } from '@wayfarer/service-kit/mongo';
-import { ObjectStore, s3Connection } from '@wayfarer/storage';
+import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
 import { FRIENDSHIP_CONSUMER, friendshipConsumer } from './events/friendships';
 import { PUBLISHED_TOPICS } from './events/outbox';
+import { startJanitor } from './janitor';
+import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
+import { createUploadSweeper } from './usecases/sweep-uploads';
 
-/** What a caller may set besides the env (tests: a fixed clock, a spool dir, no history). */
-export interface TripsServiceOptions extends Pick<TripsDeps, 'now' | 'spoolDir'> {
+/** What a caller may set besides the env (tests: a fixed clock, no history). */
+export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
   /**
    * Tests only: the friendship consumer's new group starts at the topic's end as of now rather
    * than its beginning (service-kit `ConsumerOptions.skipHistory`).
@@ -29,9 +32,10 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now' | 'spoolDir'>
 
 /**
  * trips' composition root: the whole running service from its env (MongoDB with its indexes,
- * the photos bucket, the outbox relay, the friendship consumer, the app). `main.ts` listens
- * with it; the integration tests boot it with a test env. `close()` closes the app, the
- * consumer, the relay, then the MongoDB client.
+ * the photos bucket, the upload spool, the outbox relay, the friendship consumer, the sweeper
+ * of interrupted uploads, the app). `main.ts` listens with it; the integration tests boot it
+ * with a test env. `close()` closes the app, the sweeper, the consumer, the relay, the spool,
+ * then the MongoDB client.
  */
 export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -44,8 +48,12 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     await trips.init();
     const friendships = new FriendshipProjection(db);
     await friendships.init();
+    const pending = new PendingUploadsRepo(db);
+    await pending.init();
     const photos = ObjectStore.connect({ ...s3Connection(env), bucket: env.PHOTO_BUCKET });
     await photos.ensureBucket();
+    const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: env.UPLOAD_LEASE_MS });
+    onClose(() => spool.close());
 
     const kafka = createKafka({ clientId: 'trips', brokers: env.KAFKA_BROKERS, logger });
     const relay = startMongoOutboxRelay({
@@ -69,6 +77,21 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     });
     onClose(() => consumer.stop());
 
+    // what a crash during uploads left: spool files now, objects once their lease ran out
+    const uploads = createUploadSweeper({
+      trips,
+      pending,
+      photos,
+      logger,
+      uploadLeaseMs: env.UPLOAD_LEASE_MS,
+    });
+    const janitor = startJanitor({
+      tasks: { spool: () => spool.sweep(), uploads: () => uploads.run() },
+      intervalMs: env.UPLOAD_LEASE_MS / 2,
+      logger,
+    });
+    onClose(() => janitor.stop());
+
     const app = buildApp({
       logger,
       db,
@@ -78,9 +101,23 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       friendships,
       relay,
       now: options.now,
-      spoolDir: options.spoolDir,
+      spool,
+      pending,
+      uploadLeaseMs: env.UPLOAD_LEASE_MS,
     });
-    return { app, logger, db, trips, photos, friendships, relay, consumer };
+    return {
+      app,
+      logger,
+      db,
+      trips,
+      pending,
+      photos,
+      spool,
+      friendships,
+      relay,
+      consumer,
+      janitor,
+    };
   });
 }
 

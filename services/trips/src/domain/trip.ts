@@ -82,6 +82,15 @@ export function photoKeys(
 /** The prefix under which all of a trip's objects live. */
 export const tripPrefix = (tripId: string): string => `${tripId}/`;
 
+/** The trip id of a top-level prefix of the bucket, or null when it is not one we make. */
+export function tripIdOfPrefix(prefix: string): string | null {
+  const id = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return isTripId(id) ? id : null;
+}
+
+/** When a trip id was made (an ObjectId holds its creation second). */
+export const tripIdTime = (tripId: string): Date => new ObjectId(tripId).getTimestamp();
+
 export function photoUrl(tripId: string, photoId: string): string {
   return `${PHOTO_PATH}/${tripId}/${photoId}`;
 }

@@ -1,5 +1,4 @@
 import { notFound, requireUserId } from '@wayfarer/service-kit';
-import { withSpoolDir } from '@wayfarer/storage/upload';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
 import { isTripId, toApiTrip } from '../domain/trip';
@@ -35,7 +34,7 @@ export function tripRoutes(ctx: TripsContext): void {
 
   app.post('/api/trips', async (request, reply) => {
     const userId = requireUserId(request);
-    return withSpoolDir(ctx.spoolDir, async (spool) => {
+    return ctx.spool.withRequestDir(async (spool) => {
       const form = await readTripForm(request, reply, spool);
       const input = buildTripInput(form.grouped, isoDate(ctx.now()));
       const trip = await createTrip(ctx, userId, input, form.photos);

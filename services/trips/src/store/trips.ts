@@ -50,6 +50,15 @@ export class TripsRepo {
     return this.collection.findOne({ _id: id, ...notDeleted }, WITHOUT_OUTBOX);
   }
 
+  /** Which of `ids` have a trip document, live or soft-deleted (the sweeper keeps their objects). */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.collection
+      .find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(docs.map((d) => d._id));
+  }
+
   /**
    * Marks the trip deleted and queues its `trip.deleted` event in one single-document update;
    * the outbox relay publishes the event and then removes the document. Returns false when the

@@ -21,6 +21,7 @@ import {
   type TripDoc,
 } from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
+import type { PendingUploadsRepo } from '../store/pending-uploads';
 import type { TripsRepo } from '../store/trips';
 
 /** A photo of the form, written to the request's spool directory and typed by its content. */
@@ -35,10 +36,14 @@ type PhotoFiles = Record<keyof typeof PHOTO_VARIANTS, ImageFile>;
 
 export interface CreateTripDeps {
   trips: TripsRepo;
+  /** Uploads in progress: recorded before the first object is written (see `UploadLease`). */
+  pending: PendingUploadsRepo;
   photos: ObjectStore;
   relay?: Pick<OutboxRelay, 'kick'>;
   logger: Logger;
   now: () => Date;
+  /** How long an upload's record holds without renewal before the sweeper may take it. */
+  uploadLeaseMs: number;
 }
 
 /** How many uploads to MinIO run at once for one trip. */
@@ -49,9 +54,13 @@ const UPLOAD_CONCURRENCY = 4;
  * 1. every photo goes through the image pipeline: decoded with a pixel limit, polyglots refused,
  *    re-encoded upright without metadata into its original and display variants (a bad image
  *    is a 400, nothing stored);
- * 2. originals and display variants are uploaded;
- * 3. only then the trip document is inserted, with `trip.created` in its outbox (one write).
- * If 2 or 3 fails, every object of this trip is removed again.
+ * 2. a pending upload is recorded (`pending_uploads`, with a lease renewed while it works);
+ * 3. originals and display variants are uploaded;
+ * 4. only then the trip document is inserted, with `trip.created` in its outbox (one write);
+ * 5. the pending record is removed.
+ * If 3 or 4 fails, every object of this trip is removed again, then the record. If the process
+ * dies anywhere in between, the record outlives its lease and the sweeper (`sweep-uploads`)
+ * removes the objects, unless the trip exists (then only the record goes).
  */
 export async function createTrip(
   deps: CreateTripDeps,
@@ -99,23 +108,86 @@ export async function createTrip(
   });
   trip.outbox = [tripCreatedEntry(trip, now)];
 
+  // 2. nothing is written before the upload is recorded
+  const lease = new UploadLease(deps, tripId);
+  await deps.pending.start({ _id: tripId, ownerId, startedAt: now, expiresAt: lease.next() });
   try {
-    // 2. store the photos, 3. then the trip
+    // 3. store the photos (renewing the lease as they go), 4. then the trip
     try {
-      await runLimited(uploads, UPLOAD_CONCURRENCY);
+      await runLimited(
+        uploads.map((upload) => () => lease.keep().then(upload)),
+        UPLOAD_CONCURRENCY,
+      );
     } catch (err) {
       deps.logger.error({ err, tripId }, 'could not store the photos of a new trip');
+      if (err instanceof HttpError) throw err;
       throw new HttpError(503, 'Photo storage is unavailable; please try again later.');
     }
+    // the insert happens well inside a fresh lease: no sweeper can be removing these objects
+    await lease.keep({ force: true });
     await deps.trips.insert(trip);
   } catch (err) {
-    await removeTripObjects(deps, trip).catch((removeErr: unknown) => {
-      deps.logger.error({ err: removeErr, tripId }, 'could not remove the photos of a failed trip');
-    });
+    await abandonUpload(deps, tripId);
     throw err;
   }
+  // 5. the trip exists: a record left here (e.g. MongoDB down now) is removed by the sweeper
+  await deps.pending.finish(tripId).catch((err: unknown) => {
+    deps.logger.warn({ err, tripId }, 'could not remove the pending record of a new trip');
+  });
   deps.relay?.kick();
   return trip;
+}
+
+/**
+ * After a failed upload or insert: removes the trip's objects, then its pending record, unless
+ * the trip exists after all (an insert that failed on the way back). When that cannot be told
+ * (MongoDB unreachable) or the objects cannot be removed, the record stays for the sweeper.
+ */
+async function abandonUpload(deps: CreateTripDeps, tripId: string): Promise<void> {
+  try {
+    if ((await deps.trips.existingIds([tripId])).has(tripId)) return;
+    await deps.photos.removePrefix(tripPrefix(tripId));
+    await deps.pending.finish(tripId);
+  } catch (err) {
+    deps.logger.error({ err, tripId }, 'could not clean up a failed trip; the sweeper will');
+  }
+}
+
+/**
+ * The lease of one upload's pending record. `keep()` renews it when a third of it has passed
+ * (concurrent callers share one renewal) and fails once the record is gone.
+ */
+class UploadLease {
+  private renewedAt = Date.now();
+  private renewing: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: Pick<CreateTripDeps, 'pending' | 'uploadLeaseMs'>,
+    private readonly tripId: string,
+  ) {}
+
+  /** The expiry of a lease taken now. */
+  next(): Date {
+    return new Date(Date.now() + this.deps.uploadLeaseMs);
+  }
+
+  async keep(options: { force?: boolean } = {}): Promise<void> {
+    const due = Date.now() - this.renewedAt >= this.deps.uploadLeaseMs / 3;
+    if (!options.force && !due) return;
+    this.renewing ??= (async () => {
+      const at = Date.now();
+      try {
+        if (!(await this.deps.pending.renew(this.tripId, new Date(at + this.deps.uploadLeaseMs)))) {
+          // the sweeper took the record (no renewal in time): it removes the objects
+          throw new HttpError(503, Messages.uploadExpired);
+        }
+        this.renewedAt = at;
+      } finally {
+        this.renewing = null;
+      }
+    })();
+    await this.renewing;
+  }
 }
 
 /** One photo through the image pipeline; a refused image is a 400 naming the file. */

@@ -18,7 +18,8 @@ export interface DeleteTripDeps {
  * Deletes the caller's trip: soft-delete and `trip.deleted` in one single-document update (the
  * relay publishes it, then removes the document), then its photos (every variant) from MinIO.
  * Another user's trip, an unknown or malformed id: 404, nothing changes. If MinIO fails after
- * the trip is deleted the answer is still the deleted trip; the leftover objects are logged.
+ * the trip is deleted the answer is still the deleted trip; the leftover objects are logged, and
+ * the upload sweeper removes them once the relay has removed the document (`sweep-uploads`).
  *
  * Concurrency rests on single-document atomicity alone: the soft-delete matches only a live
  * trip, so of concurrent deletes exactly one wins (the others find it gone: 404), and the
