@@ -1,5 +1,6 @@
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress';
 
 // The browser only ever talks to the gateway. In development (and `vite preview`) the
 // dev server forwards `/api` and the socket.io endpoint to it; VITE_API_PROXY overrides
@@ -14,7 +15,8 @@ export default defineConfig(({ mode }) => {
   };
 
   return {
-    plugins: [react()],
+    // brotli and gzip twins of every text asset, served by the gateway as Accept-Encoding asks
+    plugins: [react(), precompress()],
     server: { proxy },
     preview: { proxy },
     build: {

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import { registerCompression } from './compression';
 import { upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
@@ -94,6 +95,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
 
   await app.register(cookie);
+  // before any route: it hooks each route as it is added (proxied JSON, the gateway's own)
+  await registerCompression(app);
   await app.register(rateLimit, {
     global: true,
     redis,

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Serves the built frontend. Hashed assets under /static are cached for a year. */
+/**
+ * Serves the built frontend. Hashed assets under /static are cached for a year. The build writes
+ * a brotli (`.br`) and a gzip (`.gz`) twin next to each text asset (JS, CSS, HTML, SVG, JSON and
+ * GeoJSON; `frontend/build/precompress.ts`): the twin the client's Accept-Encoding takes is sent
+ * with its Content-Encoding (brotli first), the plain file otherwise, always with
+ * `Vary: Accept-Encoding`. Nothing is compressed per request here.
+ */
 export async function registerFrontend(app: FastifyInstance, dist: string): Promise<void> {
   if (!existsSync(join(dist, 'index.html'))) {
     throw new Error(`FRONTEND_DIST=${dist} has no index.html: build the frontend first`);
@@ -12,6 +18,7 @@ export async function registerFrontend(app: FastifyInstance, dist: string): Prom
     root: dist,
     wildcard: false,
     index: false,
+    preCompressed: true,
     setHeaders(reply, path) {
       reply.header(
         'cache-control',
