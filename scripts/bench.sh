@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# `npm run bench`: every benchmark under bench/. Each prints ratios against a baseline measured
-# side by side in the same run (never absolute timings alone: these machines are noisy).
+# `npm run bench`: every benchmark under bench/ (bench/<area>/*.bench.ts), then one table of every
+# budget they recorded (bench/report.ts), written to bench/results.json. Budgets are ratios
+# against baselines measured side by side in the same run (these machines are noisy); the format
+# is in bench/README.md. Exit 1 when a budget does not hold or a benchmark fails to run.
+# One benchmark alone: `npm run bench -- web` runs the files whose path contains "web".
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_packages
+ensure_frontend_build
+export BENCH_RESULTS_DIR="$ROOT/bench/.results"
+rm -rf "$BENCH_RESULTS_DIR" && mkdir -p "$BENCH_RESULTS_DIR"
 for bench in bench/*/*.bench.ts; do
+  if [ $# -gt 0 ] && [[ "$bench" != *"$1"* ]]; then continue; fi
   step "bench: $bench"
-  node --import tsx "$bench"
+  code=0
+  node --expose-gc --import tsx "$bench" || code=$?
+  echo "$code $bench" >>"$BENCH_RESULTS_DIR/runs.txt"
 done
+step "results"
+node --import tsx bench/report.ts

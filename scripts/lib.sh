@@ -23,7 +23,7 @@ ensure_packages() {
 # Builds the frontend when its sources changed since the last build.
 ensure_frontend_build() {
   local stamp=frontend/dist/index.html
-  if [ ! -f "$stamp" ] || [ -n "$(find frontend/src frontend/index.html frontend/public frontend/vite.config.ts -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+  if [ ! -f "$stamp" ] || [ -n "$(find frontend/src frontend/index.html frontend/public frontend/build frontend/vite.config.ts -newer "$stamp" -print -quit 2>/dev/null)" ]; then
     step "build the frontend"
     npm run build -w frontend || fail "frontend build"
   fi

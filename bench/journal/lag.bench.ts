@@ -25,6 +25,7 @@ import {
 import { JournalEnv } from '../../services/journal/src/config';
 import { CONSUMERS } from '../../services/journal/src/events/consumers';
 import { createService } from '../../services/journal/src/service';
+import { recordBudget } from '../lib/results';
 
 const WARMUP = 5;
 const ROUNDS = 40;
@@ -131,6 +132,14 @@ try {
   console.log(
     `  ratio journal/baseline: p50 ${(j.p50 / k.p50).toFixed(2)}, p95 ${(j.p95 / k.p95).toFixed(2)}`,
   );
+  recordBudget({
+    name: 'journal lag p95: readable / plain consumer',
+    figure: j.p95,
+    baseline: k.p95,
+    unit: 'ms',
+    budget: { none: true },
+    note: `${ROUNDS} trips`,
+  });
 } finally {
   await baseline.disconnect();
   await producer.disconnect();
