@@ -30,6 +30,7 @@ npx prettier --check . >/dev/null || { npx prettier --check . || true; fail "pre
 step "type check"
 npm run typecheck --workspaces --if-present --silent || fail "typecheck"
 tsc -p scripts/tsconfig.json || fail "typecheck scripts"
+tsc -p bench/tsconfig.json || fail "typecheck bench"
 
 results=.data/test-results
 rm -rf "$results" && mkdir -p "$results"
