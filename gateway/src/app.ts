@@ -1,5 +1,3 @@
-import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
@@ -7,9 +5,11 @@ import { registerCompression } from './compression';
 import { upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
-import { registerProxies } from './proxy';
+import { registerProxies, upstreamTimingOf } from './proxy';
+import { SharedRateLimiter } from './rate-limit';
+import { startRevocationCache } from './revocations';
 import { routeFor } from './routes';
-import { registerSessionVerification } from './session';
+import { createTokenVerifier, registerSessionDecorator } from './session';
 import { registerFrontend, spaFallback } from './static';
 
 export interface GatewayDeps {
@@ -28,10 +28,14 @@ const refusedPaths = new WeakMap<object, string>();
 const pathOf = (url: string) => url.split('?', 1)[0] ?? '';
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
+/** Rate-limit windows (the limits are per minute). */
+const RATE_LIMIT_WINDOW_MS = 60_000;
+
 /**
  * The gateway: path normalisation, security headers, same-origin check for writes, rate limits
- * (shared in Redis), session verification, the proxy table, and the frontend with an SPA
- * fallback.
+ * (shared in Redis, counted locally: `rate-limit.ts`), session verification (cached verifier,
+ * local copy of the revoked sessions: `revocations.ts`), the proxy table, the frontend with an
+ * SPA fallback, and one access-log line per request.
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const { config, redis } = deps;
@@ -45,6 +49,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
     identityProofSecret: false, // the gateway mints the proofs the services check
+    requestLog: false, // its own access log below
     fastify: {
       trustProxy: config.TRUST_PROXY,
       // before routing: every later step (route, limits, upstream path) sees the canonical path
@@ -56,6 +61,24 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
     ...(config.FRONTEND_DIST ? { notFound: spaFallback } : {}),
+  });
+
+  // One line per request, at info: what was asked, how it ended, which service answered and
+  // how long it took to (upstream response headers), and the whole time at the gateway.
+  app.addHook('onResponse', (request, reply, done) => {
+    const upstream = upstreamTimingOf(request);
+    request.log.info(
+      {
+        method: request.method,
+        path: pathOf(request.url),
+        status: reply.statusCode,
+        upstream: upstream?.service,
+        upstreamMs: upstream?.ms,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+    done();
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -94,30 +117,32 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(cookie);
   // before any route: it hooks each route as it is added (proxied JSON, the gateway's own)
   await registerCompression(app);
-  await app.register(rateLimit, {
-    global: true,
-    redis,
-    nameSpace: 'gateway:ratelimit:',
-    timeWindow: '1 minute',
-    // request.url is the normalised path (rewriteUrl), and the route decides the limit
-    max: (request) =>
-      routeFor(request.url)?.rateLimit === 'auth'
-        ? config.AUTH_RATE_LIMIT_PER_MINUTE
-        : config.RATE_LIMIT_PER_MINUTE,
-    keyGenerator: (request) =>
-      routeFor(request.url)?.rateLimit === 'auth' ? `auth:${request.ip}` : request.ip,
-    allowList: (request) => !isApi(pathOf(request.url)),
-    // Redis down: let the request through rather than fail it (the Redis client fails fast,
-    // see redis.ts, so this adds no wait); the session check answers 503 where one is needed
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: 'too_many_requests',
-      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} s and try again.`,
-    }),
+  // Rate limits per client address on /api, the login/register one stricter. request.url is
+  // the normalised path (rewriteUrl), and the route decides the limit.
+  const limiter = new SharedRateLimiter(redis, deps.logger, {
+    prefix: 'gateway:ratelimit:',
+    windowMs: RATE_LIMIT_WINDOW_MS,
+  });
+  app.addHook('onClose', async () => limiter.close());
+  app.addHook('onRequest', async (request, reply) => {
+    const path = pathOf(request.url);
+    if (!isApi(path)) return;
+    const strict = routeFor(path)?.rateLimit === 'auth';
+    const decision = await limiter.hit(
+      strict ? `auth:${request.ip}` : request.ip,
+      strict ? config.AUTH_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
+    );
+    if (decision.allowed) return;
+    const seconds = Math.ceil(decision.retryAfterMs / 1000);
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({
+        error: 'too_many_requests',
+        message: `Too many requests. Please wait ${seconds} s and try again.`,
+      });
   });
 
   // What the browser needs to know at run time (never secrets: a Maps key is public by nature).
@@ -127,11 +152,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       .send({ googleMapsApiKey: config.GOOGLE_MAPS_API_KEY ?? null }),
   );
 
-  await registerSessionVerification(app, deps.publicKeyPem);
+  registerSessionDecorator(app);
+  const revocations = startRevocationCache(redis, deps.logger);
+  app.addHook('onClose', async () => revocations.close());
   await registerProxies(
     app,
     upstreamUrls(config),
-    redis,
+    { verifyToken: createTokenVerifier(deps.publicKeyPem), revocations, redis },
     config.UPSTREAM_TIMEOUT_MS,
     deps.identityProofSecret,
   );

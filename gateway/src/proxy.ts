@@ -1,11 +1,24 @@
 import { Readable } from 'node:stream';
 import proxy from '@fastify/http-proxy';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { proofPath, REQUEST_ID_HEADER } from '@wayfarer/service-kit';
 import { countBody, markUpstreamAnswered, refuseBody, wasRefusedForSize } from './body-limit';
 import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
-import { upstreamHeaders, verifySession } from './session';
+import { upstreamHeaders, verifySession, type SessionChecker } from './session';
+
+/** Which service a request went to, and how long it took to answer (its response headers). */
+export interface UpstreamTiming {
+  service: ServiceName;
+  startedAt: number;
+  /** Milliseconds from sending the request upstream to the service's response headers. */
+  ms?: number;
+}
+
+const timings = new WeakMap<object, UpstreamTiming>();
+
+/** The upstream timing of a proxied request (undefined when nothing was sent upstream). */
+export const upstreamTimingOf = (request: FastifyRequest): UpstreamTiming | undefined =>
+  timings.get(request);
 
 const UNAVAILABLE_CODES = new Set([
   'FST_REPLY_FROM_SERVICE_UNAVAILABLE',
@@ -64,7 +77,7 @@ function upstreamError(service: ServiceName) {
 export async function registerProxies(
   app: FastifyInstance,
   upstreams: Record<ServiceName, string>,
-  redis: Redis,
+  sessions: SessionChecker,
   timeoutMs: number,
   identityProofSecret: Buffer,
 ): Promise<void> {
@@ -82,7 +95,7 @@ export async function registerProxies(
         if (route.access !== 'public') {
           // Redis down: 503 where a session is required; logout goes on the signature alone
           const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
-          request.session = await verifySession(request, redis, whenStoreDown);
+          request.session = await verifySession(request, sessions, whenStoreDown);
           if (!request.session && route.access === 'required') {
             return reply
               .code(401)
@@ -99,8 +112,10 @@ export async function registerProxies(
         // address set: auth's login throttle keys on it). Bound to the path forwarded, which
         // is the request's own (each prefix is rewritten to itself). No WebSocket is proxied
         // yet; when chat's is, its upgrade request must get the same headers.
-        rewriteRequestHeaders: (request, headers) =>
-          upstreamHeaders(
+        rewriteRequestHeaders: (request, headers) => {
+          // called as the request goes upstream: the start of its upstream time
+          timings.set(request, { service: route.service, startedAt: performance.now() });
+          return upstreamHeaders(
             headers,
             {
               session: request.session,
@@ -110,9 +125,14 @@ export async function registerProxies(
             },
             identityProofSecret,
             { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
-          ),
+          );
+        },
         rewriteHeaders: (headers, request) => {
-          if (request) markUpstreamAnswered(request);
+          if (request) {
+            markUpstreamAnswered(request);
+            const timing = timings.get(request);
+            if (timing) timing.ms = Math.round((performance.now() - timing.startedAt) * 10) / 10;
+          }
           return headers;
         },
         onError: upstreamError(route.service),

@@ -6,9 +6,11 @@ import type { Logger } from '@wayfarer/service-kit';
  * for Redis (the requests behind it would pile up for seconds, then fail anyway). While Redis is
  * unreachable a command is refused at once (no offline queue) and the client reconnects in the
  * background; a Redis that accepts the connection but does not answer costs at most
- * `commandTimeout` per command (a request makes two: its rate-limit count, its session check).
- * What each caller does then: the session check answers 503 (session.ts), the rate limiter lets
- * the request through (`skipOnError`), `/readyz` reports redis down.
+ * `commandTimeout` per command. A request normally sends none: sessions are checked against a
+ * local copy of the revocations (`revocations.ts`) and rate limits counted locally
+ * (`rate-limit.ts`). When the copy is not trusted, the session check asks Redis and answers 503
+ * if it cannot (session.ts); the rate limiter decides on its own counts; `/readyz` reports redis
+ * down. The revocation copy's subscriber connection is a duplicate of this client.
  */
 export const GATEWAY_REDIS_OPTIONS = {
   enableOfflineQueue: false,

@@ -1,4 +1,4 @@
-import fastifyJwt from '@fastify/jwt';
+import { createVerifier } from 'fast-jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { HttpError, identityProofHeaders } from '@wayfarer/service-kit';
@@ -11,6 +11,7 @@ import {
   SESSION_ISSUER,
   type SessionClaims,
 } from '@wayfarer/contracts';
+import type { RevocationCache } from './revocations';
 
 export interface VerifiedSession {
   userId: string;
@@ -24,70 +25,106 @@ declare module 'fastify' {
   }
 }
 
-declare module '@fastify/jwt' {
-  interface FastifyJWT {
-    payload: SessionClaims;
-    user: SessionClaims;
-  }
+/** Verified tokens kept (until their expiry, at most 10 minutes): one per active session. */
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+export type TokenVerifier = (token: string) => SessionClaims;
+
+/**
+ * The session token verifier, built once: public key only, algorithm pinned, issuer and
+ * audience checked, `sub`, `jti` and `exp` required. Its cache keeps verified tokens, so a warm
+ * token costs a hash lookup, not a signature check (fast-jwt re-checks expiry on a hit).
+ */
+export function createTokenVerifier(publicKeyPem: string): TokenVerifier {
+  return createVerifier({
+    key: publicKeyPem,
+    algorithms: [SESSION_ALGORITHM],
+    allowedIss: SESSION_ISSUER,
+    allowedAud: SESSION_AUDIENCE,
+    requiredClaims: ['sub', 'jti', 'exp'],
+    cache: VERIFIED_TOKEN_CACHE_SIZE,
+  }) as TokenVerifier;
 }
 
-/** Registers token verification (public key only) and a `verifySession` helper. */
-export async function registerSessionVerification(
-  app: FastifyInstance,
-  publicKeyPem: string,
-): Promise<void> {
-  await app.register(fastifyJwt, {
-    secret: { public: publicKeyPem },
-    cookie: { cookieName: SESSION_COOKIE, signed: false },
-    verify: {
-      algorithms: [SESSION_ALGORITHM],
-      allowedIss: SESSION_ISSUER,
-      allowedAud: SESSION_AUDIENCE,
-      requiredClaims: ['sub', 'jti', 'exp'],
-      cache: true,
-    },
-  });
+export function registerSessionDecorator(app: FastifyInstance): void {
   app.decorateRequest('session', null);
+}
+
+/** The session cookie's value from a Cookie header, or null (no full cookie parse). */
+export function sessionCookieOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const name = `${SESSION_COOKIE}=`;
+  let at = header.indexOf(name);
+  // the name must start the header or follow "; " (not be the end of another cookie's name)
+  while (at > 0 && header[at - 1] !== ' ' && header[at - 1] !== ';') {
+    at = header.indexOf(name, at + 1);
+  }
+  if (at === -1) return null;
+  const from = at + name.length;
+  const to = header.indexOf(';', from);
+  let value = (to === -1 ? header.slice(from) : header.slice(from, to)).trim();
+  if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+  if (value.includes('%')) {
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return null;
+    }
+  }
+  return value || null;
 }
 
 /** The 503 message when Redis (revocations) cannot be asked. */
 export const SESSION_STORE_UNAVAILABLE_MESSAGE =
   'Sessions cannot be checked right now (session store unavailable). Please try again shortly.';
 
+/** What the session check needs: the verifier, the local revocation copy, Redis behind it. */
+export interface SessionChecker {
+  verifyToken: TokenVerifier;
+  revocations: RevocationCache;
+  redis: Redis;
+}
+
 /**
- * Verifies the session cookie: signature, issuer, audience, expiry, then revocation in Redis.
- * Returns null for any invalid or revoked session (the caller decides what that means).
+ * Verifies the session cookie: signature, issuer, audience, expiry (cached per token), then
+ * revocation: from the gateway's local copy when it is live (`revocations.ts`, no round trip),
+ * else from Redis (EXISTS). Returns null for any invalid or revoked session (the caller
+ * decides what that means).
  *
- * When Redis cannot be asked, a validly signed session is either refused with a 503 naming the
- * cause ('refuse', every route that needs a session) or accepted on its signature alone
- * ('trust-signature', logout: at worst an already revoked session is logged out again, and
- * refusing would leave the session usable while telling the user it failed).
+ * When the copy is not live and Redis cannot be asked, a validly signed session is either
+ * refused with a 503 naming the cause ('refuse', every route that needs a session) or accepted
+ * on its signature alone ('trust-signature', logout: at worst an already revoked session is
+ * logged out again, and refusing would leave the session usable while telling the user it
+ * failed).
  */
 export async function verifySession(
   request: FastifyRequest,
-  redis: Redis,
+  checker: SessionChecker,
   whenStoreDown: 'refuse' | 'trust-signature' = 'refuse',
 ): Promise<VerifiedSession | null> {
-  if (!request.cookies[SESSION_COOKIE]) return null;
+  const token = sessionCookieOf(request.headers.cookie);
+  if (!token) return null;
   let claims: SessionClaims;
   try {
-    claims = await request.jwtVerify<SessionClaims>({ onlyCookie: true });
+    claims = checker.verifyToken(token);
   } catch (err) {
-    request.log.info({ reason: (err as Error).message }, 'rejected session token');
+    request.log.debug({ reason: (err as Error).message }, 'rejected session token');
     return null;
   }
   const session = { userId: claims.sub, sessionId: claims.jti, expires: claims.exp };
-  let revoked: number;
-  try {
-    revoked = await redis.exists(revokedSessionKey(claims.jti));
-  } catch (err) {
-    // Redis fails fast (redis.ts): the answer is immediate either way
-    request.log.warn({ err: (err as Error).message }, 'session store unavailable');
-    if (whenStoreDown === 'trust-signature') return session;
-    throw new HttpError(503, SESSION_STORE_UNAVAILABLE_MESSAGE, 'service_unavailable');
+  let revoked = checker.revocations.isRevoked(claims.jti);
+  if (revoked === undefined) {
+    try {
+      revoked = (await checker.redis.exists(revokedSessionKey(claims.jti))) > 0;
+    } catch (err) {
+      // Redis fails fast (redis.ts): the answer is immediate either way
+      request.log.warn({ err: (err as Error).message }, 'session store unavailable');
+      if (whenStoreDown === 'trust-signature') return session;
+      throw new HttpError(503, SESSION_STORE_UNAVAILABLE_MESSAGE, 'service_unavailable');
+    }
   }
   if (revoked) {
-    request.log.info({ jti: claims.jti }, 'rejected revoked session');
+    request.log.debug({ jti: claims.jti }, 'rejected revoked session');
     return null;
   }
   return session;

@@ -9,12 +9,14 @@ import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { connectRedis } from '../src/redis';
+import { STALENESS_BOUND_MS } from '../src/revocations';
 import { SESSION_STORE_UNAVAILABLE_MESSAGE } from '../src/session';
 import { RedisProcess } from './redis-server';
 
 /**
  * Redis goes away for real (its process is killed) under a running gateway, then comes back:
- * session checks answer a 503 naming the cause at once, public routes and logout still reach
+ * session checks answer a 503 naming the cause (within the revocation copy's staleness
+ * bound), public routes and logout still reach
  * their service, /readyz says redis is down, and everything works again once it is back.
  */
 describe('gateway during a Redis outage', () => {
@@ -71,6 +73,11 @@ describe('gateway during a Redis outage', () => {
     expect((await journal()).statusCode).toBe(200);
 
     await redisProcess.kill();
+    // the gateway sees its connections close (at the latest, its revocation copy's PINGs go
+    // unanswered for STALENESS_BOUND_MS)
+    await expect
+      .poll(async () => (await journal()).statusCode, { timeout: STALENESS_BOUND_MS })
+      .toBe(503);
 
     // every signed-in call: a 503 that says why, not a 500 after seconds of retries
     for (let i = 0; i < 5; i++) {
@@ -108,10 +115,13 @@ describe('gateway during a Redis outage', () => {
     await vi.waitFor(async () => expect((await journal()).statusCode).toBe(200));
     redisProcess.pause();
     try {
-      // the command times out (commandTimeout) instead of waiting for an answer that never comes
-      const res = await journal();
-      expect(res.statusCode).toBe(503);
-      expect(res.json().message).toBe(SESSION_STORE_UNAVAILABLE_MESSAGE);
+      // within the staleness bound the local revocation copy stops being trusted (its PINGs go
+      // unanswered); then Redis is asked, and the command times out (commandTimeout) instead of
+      // waiting for an answer that never comes
+      await expect
+        .poll(async () => (await journal()).statusCode, { timeout: STALENESS_BOUND_MS * 3 })
+        .toBe(503);
+      expect((await journal()).json().message).toBe(SESSION_STORE_UNAVAILABLE_MESSAGE);
     } finally {
       redisProcess.resume();
     }

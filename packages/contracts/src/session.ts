@@ -23,6 +23,24 @@ export interface SessionClaims {
 export const revokedSessionKey = (jti: string): string => `session:revoked:${jti}`;
 
 /**
+ * Redis pub/sub channel on which auth announces each revocation, in the same MULTI as the
+ * `revokedSessionKey` write (logout and the reconciler alike): the gateway keeps a local copy
+ * of the revoked set, loaded with SCAN and kept exact by these messages.
+ */
+export const SESSION_REVOCATIONS_CHANNEL = 'session:revocations';
+
+/** A revocation message: `<jti> <exp>` (exp: the session's expiry, seconds since the epoch). */
+export const revocationMessage = (jti: string, expiresAtSeconds: number): string =>
+  `${jti} ${expiresAtSeconds}`;
+
+/** Reads a revocation message, or null when it is not one. */
+export function parseRevocationMessage(message: string): { jti: string; exp: number } | null {
+  const [jti, exp, extra] = message.split(' ');
+  if (!jti || extra !== undefined || !/^\d{1,12}$/.test(exp ?? '')) return null;
+  return { jti, exp: Number(exp) };
+}
+
+/**
  * Headers the gateway sets on every proxied request (any client-sent copy is stripped first):
  * the verified session's user, id and expiry (absent without a session), the client address it
  * determined, and `x-identity-proof`, an HMAC binding them to this request for a short while

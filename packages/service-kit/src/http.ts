@@ -1,5 +1,8 @@
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify';
@@ -26,10 +29,16 @@ export interface HttpAppOptions {
    * which mints the proofs.
    */
   identityProofSecret: Buffer | false;
+  /**
+   * The per-request log line: 'debug' (default: services log requests at debug, their errors
+   * at warn and above), or false when the caller writes its own (the gateway's access log).
+   */
+  requestLog?: 'debug' | false;
 }
 
 /**
- * The one way to make a service's Fastify instance: pino logs with request ids, a single
+ * The one way to make a service's Fastify instance: pino logs with request ids (Fastify's own
+ * two info lines per request replaced by one at debug, with status and time), a single
  * error shape, the gateway's identity proof required (`identity.ts`), `/healthz` (process
  * alive) and `/readyz` (own stores reachable).
  */
@@ -40,8 +49,26 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     requestIdHeader: false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: true,
+    logController: new QuietLogController(),
     ...options.fastify,
   });
+
+  if (options.requestLog !== false) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (debugEnabled(request.log)) {
+        request.log.debug(
+          {
+            method: request.method,
+            url: request.url,
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 10) / 10,
+          },
+          'request',
+        );
+      }
+      done();
+    });
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -79,6 +106,27 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
   return app;
 }
+
+/**
+ * Fastify's per-request logging, quieted: no "incoming request" / "request completed" lines
+ * (`createHttpApp` writes one line of its own), unknown routes and client aborts at debug;
+ * server errors stay at error, other stream errors at warn.
+ */
+class QuietLogController extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(): void {}
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: request.url }, 'route not found');
+  }
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      reply.log.debug('stream closed prematurely');
+    } else super.streamError(error, request, reply);
+  }
+}
+
+/** The logger's level or a route's lets debug lines through (pino: level value 20 and below). */
+const debugEnabled = (log: FastifyBaseLogger) => (log as unknown as Logger).isLevelEnabled('debug');
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {

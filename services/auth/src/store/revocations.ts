@@ -1,5 +1,9 @@
-import type { Redis } from 'ioredis';
-import { revokedSessionKey } from '@wayfarer/contracts';
+import type { ChainableCommander, Redis } from 'ioredis';
+import {
+  revocationMessage,
+  revokedSessionKey,
+  SESSION_REVOCATIONS_CHANNEL,
+} from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { onRedis } from './redis';
@@ -13,6 +17,10 @@ const SYNC_BATCH = 500;
  * `EXAT`) is a copy kept in sync from it: written at logout, and re-written by `sync` for rows
  * Redis may not have (`synced = false`), or for every unexpired row after Redis (re)connects,
  * since a Redis that crashed may have lost its last second of writes.
+ *
+ * Every write of the key is announced on `SESSION_REVOCATIONS_CHANNEL` in the same MULTI
+ * (atomic: a gateway that sees the key by SCAN or the message by subscription sees both), so
+ * the gateway's local copy of the revoked set stays exact without a Redis read per request.
  */
 export class RevocationStore {
   constructor(
@@ -31,7 +39,11 @@ export class RevocationStore {
 
   /** Copies one revocation to Redis (throws RedisUnavailableError if it cannot). */
   async publish(jti: string, expiresAtSeconds: number): Promise<void> {
-    await onRedis(() => this.redis.set(revokedSessionKey(jti), '1', 'EXAT', expiresAtSeconds));
+    await onRedis(async () => {
+      const results = await writeRevocation(this.redis.multi(), jti, expiresAtSeconds).exec();
+      const failed = results?.find(([err]) => err);
+      if (!results || failed) throw failed?.[0] ?? new Error('redis transaction aborted');
+    });
   }
 
   /**
@@ -83,12 +95,11 @@ export class RevocationStore {
       );
       if (rows.length === 0) break;
       await onRedis(async () => {
-        const pipeline = this.redis.pipeline();
-        for (const row of rows)
-          pipeline.set(revokedSessionKey(row.jti), '1', 'EXAT', Number(row.exp));
-        const results = await pipeline.exec();
+        const transaction = this.redis.multi();
+        for (const row of rows) writeRevocation(transaction, row.jti, Number(row.exp));
+        const results = await transaction.exec();
         const failed = results?.find(([err]) => err);
-        if (!results || failed) throw failed?.[0] ?? new Error('redis pipeline aborted');
+        if (!results || failed) throw failed?.[0] ?? new Error('redis transaction aborted');
       });
       await this.markSynced(rows.map((r) => r.jti));
       written += rows.length;
@@ -97,6 +108,17 @@ export class RevocationStore {
     await this.pool.query('DELETE FROM revoked_sessions WHERE expires_at <= now()');
     return written;
   }
+}
+
+/** The key the gateway checks, and its announcement (queued on a MULTI, run with it). */
+function writeRevocation(
+  transaction: ChainableCommander,
+  jti: string,
+  expiresAtSeconds: number,
+): ChainableCommander {
+  return transaction
+    .set(revokedSessionKey(jti), '1', 'EXAT', expiresAtSeconds)
+    .publish(SESSION_REVOCATIONS_CHANNEL, revocationMessage(jti, expiresAtSeconds));
 }
 
 export interface RevocationSync {

@@ -1,5 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokedSessionKey, SESSION_COOKIE } from '@wayfarer/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  parseRevocationMessage,
+  revokedSessionKey,
+  SESSION_COOKIE,
+  SESSION_REVOCATIONS_CHANNEL,
+} from '@wayfarer/contracts';
 import { PNG } from '../fixtures';
 import {
   claimsOf,
@@ -77,8 +82,13 @@ describe('GET /api/avatars/:userId/:file', () => {
 });
 
 describe('POST /api/logout', () => {
-  it('revokes the session in Redis until it expires and clears the cookie', async () => {
+  it('revokes the session in Redis until it expires, announces it, and clears the cookie', async () => {
     const claims = claimsOf(token);
+    // the gateway's revocation copy listens on this channel
+    const subscriber = h.redis.duplicate({ lazyConnect: false, enableOfflineQueue: true });
+    const messages: string[] = [];
+    subscriber.on('message', (_channel: string, message: string) => messages.push(message));
+    await subscriber.subscribe(SESSION_REVOCATIONS_CHANNEL);
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/logout',
@@ -96,6 +106,13 @@ describe('POST /api/logout', () => {
     const left = claims.exp - Math.floor(Date.now() / 1000);
     expect(ttl).toBeGreaterThan(left - 10);
     expect(ttl).toBeLessThanOrEqual(left + 1);
+    await vi.waitFor(() =>
+      expect(messages.map(parseRevocationMessage)).toContainEqual({
+        jti: claims.jti,
+        exp: claims.exp,
+      }),
+    );
+    await subscriber.quit();
   });
 
   it('without identity: still 200 and clears the cookie', async () => {
