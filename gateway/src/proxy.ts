@@ -87,6 +87,8 @@ export async function registerProxies(
       prefix: route.prefix,
       rewritePrefix: route.prefix,
       http: { requestOptions: { timeout: timeoutMs } },
+      // its two info lines per request are replaced by the gateway's one access-log line
+      disableRequestLogging: true,
       preHandler: async (request, reply) => {
         const maxBytes = maxBodyBytesFor(route);
         if (Number(request.headers['content-length'] ?? 0) > maxBytes) {

@@ -6,7 +6,7 @@ import { createSigner } from 'fast-jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BodyLimits, SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger, loggerOptions } from '@wayfarer/service-kit';
 import { publicKeyPem } from '@wayfarer/service-kit/keys';
@@ -313,6 +313,40 @@ describe('gateway edge protections on the wire', () => {
         logout(edge, { ...forwarded, origin, host: 'wayfarer.example' });
       expect((await atEdge('http://wayfarer.example')).statusCode).toBe(200);
       expect((await atEdge('https://wayfarer.example')).statusCode).toBe(403);
+    });
+  });
+
+  describe('access log', () => {
+    it('writes one info line per request: method, canonical path, status, upstream and its time, total time, request id', async () => {
+      const firstLog = logs.lines.length;
+      const res = await send(port, {
+        path: '/api//journal/./d1?token=secret',
+        headers: { cookie: cookie(), 'x-forwarded-for': clientIp() },
+      });
+      expect(res.status).toBe(200);
+      const requestId = res.headers['x-request-id'];
+      // the line is written when the answer is done (onResponse)
+      await vi.waitFor(() =>
+        expect(logs.lines.slice(firstLog).some((line) => line.includes(String(requestId)))).toBe(
+          true,
+        ),
+      );
+      const lines = logs.lines
+        .slice(firstLog)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.reqId === requestId);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 30,
+        msg: 'request',
+        method: 'GET',
+        path: '/api/journal/d1', // canonical, no query string
+        status: 200,
+        upstream: 'journal',
+        upstreamMs: expect.any(Number),
+        ms: expect.any(Number),
+      });
+      expect(lines[0]!.ms as number).toBeGreaterThanOrEqual(lines[0]!.upstreamMs as number);
     });
   });
 
