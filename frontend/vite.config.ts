@@ -1,5 +1,6 @@
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { lightBasemap } from './build/basemap';
 import { precompress } from './build/precompress';
 
 // The browser only ever talks to the gateway. In development (and `vite preview`) the
@@ -16,7 +17,7 @@ export default defineConfig(({ mode }) => {
 
   return {
     // brotli and gzip twins of every text asset, served by the gateway as Accept-Encoding asks
-    plugins: [react(), precompress()],
+    plugins: [react(), lightBasemap(), precompress()],
     server: { proxy },
     preview: { proxy },
     build: {
