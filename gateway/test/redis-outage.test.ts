@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
 import { publicKeyPem } from '@wayfarer/service-kit/keys';
+import { startRedisServer, type RedisServer } from '@wayfarer/test-kit/faults';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { connectRedis } from '../src/redis';
 import { STALENESS_BOUND_MS } from '../src/revocations';
 import { SESSION_STORE_UNAVAILABLE_MESSAGE } from '../src/session';
-import { RedisProcess } from './redis-server';
 
 /**
  * Redis goes away for real (its process is killed) under a running gateway, then comes back:
@@ -29,13 +29,13 @@ describe('gateway during a Redis outage', () => {
     expiresIn: 60_000,
   });
   const cookie = { cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}` };
-  let redisProcess: RedisProcess;
+  let redisProcess: RedisServer;
   let redis: Redis;
   let upstream: FastifyInstance;
   let gateway: FastifyInstance;
 
   beforeAll(async () => {
-    redisProcess = await RedisProcess.start();
+    redisProcess = await startRedisServer();
     upstream = Fastify();
     upstream.all('/*', async (request) => ({ url: request.url, headers: request.headers }));
     const upstreamUrl = await upstream.listen({ port: 0, host: '127.0.0.1' });
@@ -64,7 +64,7 @@ describe('gateway during a Redis outage', () => {
     await gateway?.close();
     await upstream?.close();
     redis?.disconnect();
-    await redisProcess?.kill();
+    await redisProcess?.stop();
   });
 
   const journal = () => gateway.inject({ url: '/api/journal/d1', headers: cookie });

@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createSigner } from 'fast-jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -8,59 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
 import { publicKeyPem } from '@wayfarer/service-kit/keys';
+import {
+  startRedisServer,
+  startTcpProxy,
+  type RedisServer,
+  type TcpProxy,
+} from '@wayfarer/test-kit/faults';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { connectRedis } from '../src/redis';
 import { STALENESS_BOUND_MS } from '../src/revocations';
-import { RedisProcess } from './redis-server';
 import { revokeAsAuthDoes } from './revoke';
-
-/** A TCP hop between the gateway and Redis that the test can cut (Redis itself stays up). */
-class CuttableLink {
-  private readonly sockets = new Set<Socket>();
-  private cut = false;
-  private constructor(private readonly server: Server) {}
-
-  static async start(targetPort: number): Promise<CuttableLink> {
-    const server = createServer();
-    const link = new CuttableLink(server);
-    server.on('connection', (client) => {
-      if (link.cut) return void client.destroy();
-      const target = connect(targetPort, '127.0.0.1');
-      for (const socket of [client, target]) {
-        link.sockets.add(socket);
-        socket.on('close', () => link.sockets.delete(socket));
-        socket.on('error', () => {});
-      }
-      client.pipe(target).pipe(client);
-      client.on('close', () => target.destroy());
-      target.on('close', () => client.destroy());
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return link;
-  }
-
-  get url(): string {
-    return `redis://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Drops every connection and refuses new ones. */
-  sever(): void {
-    this.cut = true;
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  restore(): void {
-    this.cut = false;
-  }
-
-  async close(): Promise<void> {
-    this.sever();
-    this.server.close();
-    await once(this.server, 'close');
-  }
-}
 
 /**
  * The gateway's local copy of the revoked sessions (`revocations.ts`), against a redis-server
@@ -81,8 +37,10 @@ describe('gateway revocation copy', () => {
     const jti = randomUUID();
     return { jti, cookie: { cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti })}` } };
   };
-  let redisProcess: RedisProcess;
-  let link: CuttableLink;
+  let redisProcess: RedisServer;
+  /** A TCP hop between the gateway and Redis that the test can cut (Redis itself stays up). */
+  let link: TcpProxy;
+  let linkUrl: string;
   let redis: Redis;
   let probe: Redis;
   let upstream: FastifyInstance;
@@ -111,15 +69,16 @@ describe('gateway revocation copy', () => {
       .toBe(0);
 
   beforeAll(async () => {
-    redisProcess = await RedisProcess.start();
-    link = await CuttableLink.start(redisProcess.port);
+    redisProcess = await startRedisServer();
+    link = await startTcpProxy();
+    linkUrl = link.route(redisProcess.url);
     probe = new Redis(redisProcess.url, { maxRetriesPerRequest: 0 });
     probe.on('error', () => {}); // down while the test kills redis-server; back after
     upstream = Fastify();
     upstream.all('/*', async (request) => ({ url: request.url }));
     const upstreamUrl = await upstream.listen({ port: 0, host: '127.0.0.1' });
     const logger = createLogger('gateway-test', 'silent');
-    redis = connectRedis(link.url, logger); // the client main.ts makes
+    redis = connectRedis(linkUrl, logger); // the client main.ts makes
     gateway = await buildApp({
       redis,
       logger,
@@ -127,7 +86,7 @@ describe('gateway revocation copy', () => {
       identityProofSecret: randomBytes(32),
       config: GatewayEnv.parse({
         PORT: '8080',
-        REDIS_URL: link.url,
+        REDIS_URL: linkUrl,
         JOURNAL_URL: upstreamUrl,
         LOG_LEVEL: 'silent',
       }),
@@ -141,7 +100,7 @@ describe('gateway revocation copy', () => {
     redis?.disconnect();
     probe?.disconnect();
     await link?.close();
-    await redisProcess?.kill();
+    await redisProcess?.stop();
   });
 
   it('checks sessions without a Redis command per request, and refuses a revocation within the bound', async () => {
@@ -160,7 +119,7 @@ describe('gateway revocation copy', () => {
     const session = newSession();
     await untilLocal(session.cookie, 200);
 
-    link.sever();
+    link.cut();
     // the copy is not trusted without its subscription: Redis is asked, and cannot be (503)
     await expect.poll(() => statusWith(session.cookie), { timeout: STALENESS_BOUND_MS }).toBe(503);
     await revokeAsAuthDoes(probe, session.jti); // the gateway cannot hear this message

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { IdentityHeaders, revokedSessionKey, SESSION_COOKIE } from '@wayfarer/contracts';
+import {
+  startRedisServer,
+  startTcpProxy,
+  type RedisServer,
+  type TcpProxy,
+} from '@wayfarer/test-kit/faults';
 import { LOGIN_UNAVAILABLE_MESSAGE } from '../../src/routes/login';
 import { LOGOUT_UNAVAILABLE_MESSAGE } from '../../src/routes/session';
-import { RedisServer, TcpProxy } from './faults';
 import {
   claimsOf,
   identityFor,
@@ -25,8 +30,8 @@ let probe: Redis;
 /** The session revoked while Redis was up. */
 let revokedFirst = '';
 beforeAll(async () => {
-  redisServer = await RedisServer.start();
-  pgProxy = await TcpProxy.start();
+  redisServer = await startRedisServer({ appendonly: true });
+  pgProxy = await startTcpProxy();
   h = await startAuth({
     env: (base) => ({
       REDIS_URL: redisServer.url,
@@ -36,14 +41,14 @@ beforeAll(async () => {
       OUTBOX_POLL_MS: '60000',
     }),
   });
-  probe = redisServer.client();
+  probe = new Redis(redisServer.url, { maxRetriesPerRequest: 1, lazyConnect: true });
   probe.on('error', () => undefined); // it sees the crash too
 }, 60_000);
 afterAll(async () => {
   probe?.disconnect();
-  await pgProxy?.restore();
+  pgProxy?.restore();
   await h?.close();
-  await pgProxy?.cut();
+  await pgProxy?.close();
   await redisServer?.stop();
 });
 
@@ -98,7 +103,7 @@ describe('Redis crashed (SIGKILL) and restarted empty', { timeout: 60_000 }, () 
   beforeAll(async () => {
     victim = await signedIn('victim');
     other = await signedIn('other');
-    await redisServer.crash();
+    await redisServer.kill();
   });
 
   it('login answers 503 naming the cause, and sets no cookie', async () => {
@@ -167,7 +172,7 @@ describe('PostgreSQL unreachable', { timeout: 60_000 }, () => {
       jti: randomUUID(),
       exp: Math.floor(Date.now() / 1000) + 3600,
     };
-    await pgProxy.cut();
+    pgProxy.cut();
     try {
       const res = await h.app.inject({
         method: 'POST',
@@ -186,7 +191,7 @@ describe('PostgreSQL unreachable', { timeout: 60_000 }, () => {
       expect(cookieCleared(res)).toBe(true);
       expect(await probe.get(revokedSessionKey(claims.jti))).toBe('1');
     } finally {
-      await pgProxy.restore();
+      pgProxy.restore();
     }
     expect(await revocationRow(claims.jti)).toBeNull();
   });

@@ -1,0 +1,247 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Real faults for tests: a redis-server of the test's own that it crashes, freezes and starts
+ * again, and a TCP proxy that cuts a client off a server that keeps running for everyone else.
+ */
+
+const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+const READY_LINE = 'Ready to accept connections';
+
+/** A free loopback TCP port (the OS picks one; it is released before returning). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface RedisServerOptions {
+  /**
+   * Persist as production does (AOF, fsync once a second), so a restart from the same
+   * directory finds what was synced and a crash loses the last second at most. Default: no
+   * persistence at all.
+   */
+  appendonly?: boolean;
+}
+
+/** One `PING` on a raw connection; resolves once redis-server answers `+PONG`. */
+async function ping(port: number): Promise<void> {
+  const socket = connect(port, '127.0.0.1');
+  try {
+    await once(socket, 'connect');
+    socket.write('PING\r\n');
+    const [reply] = (await once(socket, 'data')) as [Buffer];
+    if (!reply.toString().startsWith('+PONG')) {
+      throw new Error(`redis-server answered PING with ${JSON.stringify(reply.toString())}`);
+    }
+  } finally {
+    socket.destroy();
+  }
+}
+
+/**
+ * A redis-server on a free loopback port, started by `startRedisServer`. It keeps its port
+ * across `kill()` and `restart()`.
+ */
+export class RedisServer {
+  private child: ChildProcess | null = null;
+  private readonly dirs: string[] = [];
+
+  constructor(
+    readonly port: number,
+    private readonly options: RedisServerOptions = {},
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * Starts redis-server (it must not be running) and resolves once it has logged that it
+   * accepts connections and answered a PING. It reads the data directory of the previous run
+   * (what an AOF server had synced survives a `kill()`), or a new empty one with `emptyDir`.
+   */
+  async restart({ emptyDir = false }: { emptyDir?: boolean } = {}): Promise<void> {
+    if (this.child) throw new Error('redis-server is still running');
+    if (emptyDir || this.dirs.length === 0) {
+      this.dirs.push(await mkdtemp(join(tmpdir(), 'wayfarer-redis-')));
+    }
+    const dir = this.dirs[this.dirs.length - 1]!;
+    const persistence = this.options.appendonly
+      ? ['--appendonly', 'yes', '--appendfsync', 'everysec']
+      : ['--appendonly', 'no'];
+    const child = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--dir',
+        dir,
+        ...persistence,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      let ready = false;
+      // the log is drained for the server's whole life (a full pipe would block it)
+      const onData = (chunk: Buffer) => {
+        if (ready) return;
+        log += chunk.toString();
+        if (!log.includes(READY_LINE)) return;
+        ready = true;
+        child.off('exit', onExit);
+        child.off('error', onExit);
+        resolve();
+      };
+      const onExit = (codeOrError: unknown) => {
+        this.child = null;
+        reject(new Error(`redis-server exited at start (${String(codeOrError)}):\n${log}`));
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', onExit);
+      child.once('error', onExit);
+    });
+    await ping(this.port);
+  }
+
+  /** Kills redis-server with SIGKILL (a crash) and waits until the process is gone. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = null;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Freezes redis-server (SIGSTOP): its connections stay open and nothing answers. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Thaws a paused redis-server (SIGCONT). */
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
+  /** Kills redis-server and removes its data directories. */
+  async stop(): Promise<void> {
+    await this.kill();
+    await Promise.all(this.dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  }
+}
+
+/** Starts a redis-server of the test's own on a free loopback port (see `RedisServer`). */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const server = new RedisServer(await freePort(), options);
+  await server.restart({ emptyDir: true });
+  return server;
+}
+
+export interface ProxyTarget {
+  host: string;
+  port: number;
+}
+
+/**
+ * A TCP proxy on a loopback port, started by `startTcpProxy`, to take a server away from one
+ * client for real (its connections are closed as a network failure would) while the server
+ * keeps running for everyone else. It keeps its port: `cut()` closes every connection and
+ * closes each new one at once until `restore()`.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private severed = false;
+
+  constructor(
+    private readonly server: Server,
+    /** Where connections go; may be changed (or set by `route`) before the first one. */
+    public target: ProxyTarget,
+  ) {
+    server.on('connection', (client) => this.accept(client));
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /**
+   * `url` (a database or Redis URL) made to go through this proxy: its host and port become
+   * the proxy's target, and the URL returned names the proxy instead.
+   */
+  route(url: string): string {
+    const u = new URL(url);
+    this.target = { host: u.hostname, port: Number(u.port) };
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  private accept(client: Socket): void {
+    if (this.severed) return void client.destroy();
+    const upstream = connect(this.target.port, this.target.host);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+      socket.on('error', () => undefined); // the 'close' that follows ends the pair
+    }
+    client.pipe(upstream).pipe(client);
+  }
+
+  /** Closes every connection through the proxy, and each new one until `restore()`. */
+  cut(): void {
+    this.severed = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  /** Lets connections through again. */
+  restore(): void {
+    this.severed = false;
+  }
+
+  get isCut(): boolean {
+    return this.severed;
+  }
+
+  /** Cuts every connection and stops listening. */
+  async close(): Promise<void> {
+    this.cut();
+    if (!this.server.listening) return;
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * Starts a TCP proxy on a free loopback port to `target` (a `{host, port}`, or a URL whose
+ * host and port are taken; none: set it later with `route`).
+ */
+export async function startTcpProxy(target?: ProxyTarget | string): Promise<TcpProxy> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const proxy = new TcpProxy(server, { host: '127.0.0.1', port: 0 });
+  if (typeof target === 'string') proxy.route(target);
+  else if (target) proxy.target = target;
+  return proxy;
+}
