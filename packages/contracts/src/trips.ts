@@ -111,6 +111,33 @@ export const Trip = z.object({
 });
 export type Trip = z.infer<typeof Trip>;
 
+/**
+ * One trip of `GET /api/mytrips`: what the trips list and the map need, with the spec's field
+ * names. The same shape as `Trip`, but each destination's `story` is its preview
+ * (`storyPreview`: 100 characters then `...`) and `photos` holds at most its first photo (the
+ * list's thumbnail); the full story and every photo come with `GET /api/trips/{id}`.
+ */
+export const TripSummaryDestination = Destination.extend({
+  photos: z.array(z.string()).max(1),
+  story: z.string().max(TripLimits.storyPreview + 3),
+});
+export type TripSummaryDestination = z.infer<typeof TripSummaryDestination>;
+
+export const TripSummary = Trip.extend({ destinations: z.array(TripSummaryDestination) });
+export type TripSummary = z.infer<typeof TripSummary>;
+
+/**
+ * A photo URL with this query parameter (`/api/photos/<trip>/<photo>?pending=1`) is one whose
+ * display variant is still being made: it serves the stripped original meanwhile, uncached, and
+ * the trip answers the plain URL once the variant is ready (a client polls the trip to switch).
+ */
+export const PENDING_PHOTO_QUERY = 'pending=1';
+
+export function isPendingPhotoUrl(url: string): boolean {
+  const query = url.split('?')[1];
+  return query !== undefined && query.split('&').includes(PENDING_PHOTO_QUERY);
+}
+
 /** Cuts a story for previews: 100 characters then an ellipsis (spec section 5). */
 export function storyPreview(story: string, max: number = TripLimits.storyPreview): string {
   const chars = [...story];

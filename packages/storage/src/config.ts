@@ -39,3 +39,10 @@ export function s3Connection(env: {
     region: env.S3_REGION,
   };
 }
+
+/**
+ * The env field bounding image work per instance (`IMAGE_CONCURRENCY`): how many images an
+ * `ImageQueue` decodes and encodes at once. Default 1: on a 2-core pod one core stays free for
+ * requests while uploads are processed.
+ */
+export const imageConcurrencyEnv = z.coerce.number().int().min(1).max(64).default(1);

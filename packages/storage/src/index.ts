@@ -2,3 +2,4 @@ export * from './config';
 export * from './image';
 export * from './object-store';
 export * from './spool';
+export * from './queue';

@@ -1,6 +1,7 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Client, S3Error } from 'minio';
 import type { S3Connection } from './config';
 
@@ -114,6 +115,17 @@ export class ObjectStore {
       if (isMissing(err)) return null;
       throw err;
     }
+  }
+
+  /**
+   * Writes the object at `key` to the file at `path` (streamed, not held in memory); false when
+   * the object does not exist (no file is written).
+   */
+  async download(key: string, path: string): Promise<boolean> {
+    const stream = await this.get(key);
+    if (!stream) return false;
+    await pipeline(stream, createWriteStream(path));
+    return true;
   }
 
   /** Removes one object (a missing one is fine). */

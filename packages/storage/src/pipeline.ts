@@ -178,3 +178,45 @@ export async function processImage<K extends string>(
     variants: files,
   };
 }
+
+/**
+ * How many threads sharp (libvips) uses for one image (process-wide; sharp's default is the
+ * number of cores). With an `ImageQueue` of `concurrency` jobs, `concurrency` threads bound the
+ * CPU image work takes.
+ */
+export function limitImageThreads(threads: number): void {
+  sharp.concurrency(threads);
+}
+
+/**
+ * Makes one more variant of an image this pipeline already wrote (e.g. the display variant of a
+ * stored original, later than the upload): the input is trusted (fresh pixels, no metadata,
+ * upright), so it is only decoded, resized and encoded. `type` is the input's type; the
+ * variant is written to `<outBase>.<name>.<ext>`. A failure here is not the uploader's: it
+ * throws a plain Error.
+ */
+export async function renderVariant(
+  inputPath: string,
+  type: ImageType,
+  name: string,
+  spec: VariantSpec,
+  outBase: string,
+): Promise<ImageFile> {
+  const outType = variantType(type, spec);
+  const path = `${outBase}.${name}.${outType.ext}`;
+  let image = sharp(inputPath, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    failOn: 'error',
+    sequentialRead: true,
+  });
+  if (spec.maxEdge) {
+    image = image.resize({
+      width: spec.maxEdge,
+      height: spec.maxEdge,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+  }
+  const info = await encoder(image, outType, spec.quality).toFile(path);
+  return { path, type: outType, bytes: info.size, width: info.width, height: info.height };
+}

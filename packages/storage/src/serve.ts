@@ -14,13 +14,18 @@ export const OBJECT_HEADERS = {
 
 /**
  * Streams the object at `key` of `store` as the answer, with its `contentType`, its size and
- * OBJECT_HEADERS; a missing object is a 404 with `notFoundMessage`.
+ * OBJECT_HEADERS (`options.cacheControl` replacing its Cache-Control); a missing object is a 404 with `notFoundMessage`.
  */
 export async function sendObject(
   reply: FastifyReply,
   store: ObjectStore,
   key: string,
-  options: { contentType: string; notFoundMessage: string },
+  options: {
+    contentType: string;
+    notFoundMessage: string;
+    /** Instead of OBJECT_HEADERS' (e.g. `no-store` for a stand-in that is soon replaced). */
+    cacheControl?: string;
+  },
 ): Promise<FastifyReply> {
   const info = await store.stat(key);
   const stream = info && (await store.get(key));
@@ -29,5 +34,6 @@ export async function sendObject(
     .headers(OBJECT_HEADERS)
     .header('content-type', options.contentType)
     .header('content-length', info.size)
+    .header('cache-control', options.cacheControl ?? OBJECT_HEADERS['cache-control'])
     .send(stream);
 }

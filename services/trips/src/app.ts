@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
-import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
+import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
+import type { TripDoc } from './domain/trip';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
 import { PendingUploadsRepo } from './store/pending-uploads';
@@ -31,6 +32,10 @@ export interface TripsDeps {
   pending?: PendingUploadsRepo;
   /** The lease of an upload's pending record (`UPLOAD_LEASE_MS`). */
   uploadLeaseMs: number;
+  /** The instance's bound on image work (`IMAGE_CONCURRENCY`). */
+  images: ImageQueue;
+  /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
+  variants: { enqueue(trip: TripDoc): void };
 }
 
 /** What the route modules share. */
@@ -45,6 +50,8 @@ export interface TripsContext {
   spool: SpoolArea;
   pending: PendingUploadsRepo;
   uploadLeaseMs: number;
+  images: ImageQueue;
+  variants: { enqueue(trip: TripDoc): void };
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -73,6 +80,8 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     spool: deps.spool,
     pending: deps.pending ?? new PendingUploadsRepo(deps.db),
     uploadLeaseMs: deps.uploadLeaseMs,
+    images: deps.images,
+    variants: deps.variants,
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed).
   void app.after(() => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
-import { bucketEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
+import { bucketEnv, imageConcurrencyEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
 
 /** trips' environment (validated at start; every problem is named). */
 export const TripsEnv = z.object({
@@ -20,5 +20,10 @@ export const TripsEnv = z.object({
    * live upload (it renews every third of it).
    */
   UPLOAD_LEASE_MS: z.coerce.number().int().min(1000).default(600_000),
+  /**
+   * Images decoded and encoded at once by this instance (stripped originals of uploads first,
+   * then display variants), each with one sharp thread: the CPU photos may take.
+   */
+  IMAGE_CONCURRENCY: imageConcurrencyEnv,
 });
 export type TripsEnv = z.infer<typeof TripsEnv>;

@@ -11,7 +11,8 @@ import {
   FriendshipProjection,
   startMongoOutboxRelay,
 } from '@wayfarer/service-kit/mongo';
-import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
+import { ImageQueue, ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
+import { limitImageThreads } from '@wayfarer/storage/pipeline';
 import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
 import { FRIENDSHIP_CONSUMER, friendshipConsumer } from './events/friendships';
@@ -19,6 +20,7 @@ import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
+import { createPhotoVariants } from './usecases/photo-variants';
 import { createUploadSweeper } from './usecases/sweep-uploads';
 
 /** What a caller may set besides the env (tests: a fixed clock, no history). */
@@ -32,8 +34,9 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
 
 /**
  * trips' composition root: the whole running service from its env (MongoDB with its indexes,
- * the photos bucket, the upload spool, the outbox relay, the friendship consumer, the sweeper
- * of interrupted uploads, the app). `main.ts` listens with it; the integration tests boot it
+ * the photos bucket, the upload spool, the image queue and the display variants made after a
+ * trip is answered, the outbox relay, the friendship consumer, the janitor (interrupted uploads,
+ * unmade variants), the app). `main.ts` listens with it; the integration tests boot it
  * with a test env. `close()` closes the app, the sweeper, the consumer, the relay, the spool,
  * then the MongoDB client.
  */
@@ -54,6 +57,12 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     await photos.ensureBucket();
     const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: env.UPLOAD_LEASE_MS });
     onClose(() => spool.close());
+
+    // image work: at most IMAGE_CONCURRENCY images at once, one sharp thread each
+    limitImageThreads(1);
+    const images = new ImageQueue(env.IMAGE_CONCURRENCY);
+    const variants = createPhotoVariants({ trips, photos, images, spool, logger });
+    onClose(() => variants.stop());
 
     const kafka = createKafka({ clientId: 'trips', brokers: env.KAFKA_BROKERS, logger });
     const relay = startMongoOutboxRelay({
@@ -86,7 +95,12 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       uploadLeaseMs: env.UPLOAD_LEASE_MS,
     });
     const janitor = startJanitor({
-      tasks: { spool: () => spool.sweep(), uploads: () => uploads.run() },
+      tasks: {
+        spool: () => spool.sweep(),
+        uploads: () => uploads.run(),
+        // display variants a crash (or a failure) left unmade
+        variants: () => variants.resume(),
+      },
       intervalMs: env.UPLOAD_LEASE_MS / 2,
       logger,
     });
@@ -104,6 +118,8 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       spool,
       pending,
       uploadLeaseMs: env.UPLOAD_LEASE_MS,
+      images,
+      variants,
     });
     return {
       app,
@@ -117,6 +133,8 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       relay,
       consumer,
       janitor,
+      images,
+      variants,
     };
   });
 }

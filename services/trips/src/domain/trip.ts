@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import type { Destination, Trip, TripInput } from '@wayfarer/contracts';
+import {
+  PENDING_PHOTO_QUERY,
+  storyPreview,
+  type Destination,
+  type Trip,
+  type TripInput,
+  type TripSummary,
+} from '@wayfarer/contracts';
 import type { WithOutbox } from '@wayfarer/service-kit/mongo';
 import type { ImageType } from '@wayfarer/storage/image';
 
@@ -18,10 +25,16 @@ export interface StoredVariant {
 
 export interface PhotoDoc {
   id: string;
-  /** Full size, re-encoded upright without metadata (storage's pipeline); not served today. */
+  /**
+   * Full size, re-encoded upright without metadata (storage's pipeline) before the trip was
+   * answered; what the photo URL serves until the display variant is ready.
+   */
   original: StoredVariant;
-  /** Resized, re-encoded, metadata stripped: what the photo URL serves. */
-  display: StoredVariant;
+  /**
+   * Resized WebP made from the original after the trip was answered: what the photo URL
+   * serves. Null while it is being made (its id is then in the trip's `pendingVariants`).
+   */
+  display: StoredVariant | null;
 }
 
 export interface DestinationDoc {
@@ -32,6 +45,8 @@ export interface DestinationDoc {
   startDate: string;
   endDate: string;
   story: string;
+  /** `storyPreview(story)`, kept so `GET /api/mytrips` reads it with a projection. */
+  storyPreview: string;
   photos: PhotoDoc[];
 }
 
@@ -45,6 +60,25 @@ export interface TripDoc extends WithOutbox {
   destinations: DestinationDoc[];
   createdAt: Date;
   deletedAt: Date | null;
+  /**
+   * Ids of the photos whose display variant is still to be made; absent when none is. Kept in
+   * the trip document so a crash loses none: the janitor resumes them on start.
+   */
+  pendingVariants?: string[];
+}
+
+/** What `GET /api/mytrips` reads of a trip (store's summary projection). */
+export interface TripSummaryDoc {
+  _id: string;
+  name: string;
+  startDate: string;
+  endDate: string;
+  pendingVariants?: string[];
+  destinations: (Omit<DestinationDoc, 'story' | 'photos' | 'storyPreview'> & {
+    /** Absent on trips stored before previews were kept (the store fills them in at start). */
+    storyPreview?: string;
+    photos: { id: string }[];
+  })[];
 }
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -91,8 +125,14 @@ export function tripIdOfPrefix(prefix: string): string | null {
 /** When a trip id was made (an ObjectId holds its creation second). */
 export const tripIdTime = (tripId: string): Date => new ObjectId(tripId).getTimestamp();
 
-export function photoUrl(tripId: string, photoId: string): string {
-  return `${PHOTO_PATH}/${tripId}/${photoId}`;
+/**
+ * The URL of a photo; `pending` (its display variant is not made yet) adds contracts'
+ * PENDING_PHOTO_QUERY, so the URL changes when the variant is ready and a client showing it
+ * loads the variant (the pending URL is answered uncached).
+ */
+export function photoUrl(tripId: string, photoId: string, pending = false): string {
+  const url = `${PHOTO_PATH}/${tripId}/${photoId}`;
+  return pending ? `${url}?${PENDING_PHOTO_QUERY}` : url;
 }
 
 export function findPhoto(trip: Pick<TripDoc, 'destinations'>, photoId: string): PhotoDoc | null {
@@ -113,6 +153,7 @@ export function newTripDoc(options: {
   now: Date;
 }): TripDoc {
   const { id, ownerId, input, destinationIds, photos, now } = options;
+  const pending = photos.flat().flatMap((p) => (p.display ? [] : [p.id]));
   return {
     _id: id,
     ownerId,
@@ -127,10 +168,12 @@ export function newTripDoc(options: {
       startDate: d.startDate,
       endDate: d.endDate,
       story: d.story,
+      storyPreview: storyPreview(d.story),
       photos: photos[i] ?? [],
     })),
     createdAt: now,
     deletedAt: null,
+    ...(pending.length > 0 ? { pendingVariants: pending } : {}),
     outbox: [],
   };
 }
@@ -143,7 +186,7 @@ export function toApiDestination(tripId: string, d: DestinationDoc): Destination
     longitude: d.longitude,
     startDate: d.startDate,
     endDate: d.endDate,
-    photos: d.photos.map((p) => photoUrl(tripId, p.id)),
+    photos: d.photos.map((p) => photoUrl(tripId, p.id, p.display === null)),
     story: d.story,
   };
 }
@@ -157,4 +200,40 @@ export function toApiTrip(doc: TripDoc): Trip {
     endDate: doc.endDate,
     destinations: doc.destinations.map((d) => toApiDestination(doc._id, d)),
   };
+}
+
+/**
+ * A trip as `GET /api/mytrips` answers it (contracts' `TripSummary`): the spec's fields, each
+ * destination's `story` cut to its preview and `photos` its first photo only.
+ */
+export function toTripSummary(doc: TripSummaryDoc): TripSummary {
+  const pending = new Set(doc.pendingVariants ?? []);
+  return {
+    _id: doc._id,
+    name: doc.name,
+    startDate: doc.startDate,
+    endDate: doc.endDate,
+    destinations: doc.destinations.map((d) => ({
+      _id: d._id,
+      name: d.name,
+      latitude: d.latitude,
+      longitude: d.longitude,
+      startDate: d.startDate,
+      endDate: d.endDate,
+      photos: d.photos.slice(0, 1).map((p) => photoUrl(doc._id, p.id, pending.has(p.id))),
+      story: d.storyPreview ?? '',
+    })),
+  };
+}
+
+/** Where a photo sits in its trip (indexes into `destinations` and its `photos`). */
+export function photoPosition(
+  trip: Pick<TripDoc, 'destinations'>,
+  photoId: string,
+): { destination: number; photo: number } | null {
+  for (const [destination, d] of trip.destinations.entries()) {
+    const photo = d.photos.findIndex((p) => p.id === photoId);
+    if (photo >= 0) return { destination, photo };
+  }
+  return null;
 }

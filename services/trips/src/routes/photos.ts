@@ -10,10 +10,12 @@ export function photoRoutes(ctx: TripsContext): void {
     async (request, reply) => {
       const userId = requireUserId(request);
       const { tripId, photoId } = request.params;
-      const variant = await readablePhoto(ctx, userId, tripId, photoId);
+      const { variant, final } = await readablePhoto(ctx, userId, tripId, photoId);
       return sendObject(reply, ctx.photos, variant.key, {
         contentType: variant.contentType,
         notFoundMessage: Messages.photoNotFound,
+        // the stand-in is replaced within seconds: never kept under this URL
+        cacheControl: final ? undefined : 'no-store',
       });
     },
   );

@@ -1,7 +1,7 @@
 import { notFound, requireUserId } from '@wayfarer/service-kit';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
-import { isTripId, toApiTrip } from '../domain/trip';
+import { isTripId, toApiTrip, toTripSummary } from '../domain/trip';
 import { createTrip } from '../usecases/create-trip';
 import { deleteTrip } from '../usecases/delete-trip';
 import type { TripsContext } from '../app';
@@ -14,7 +14,7 @@ export function tripRoutes(ctx: TripsContext): void {
 
   app.get('/api/mytrips', async (request) => {
     const userId = requireUserId(request);
-    return (await trips.listByOwner(userId)).map(toApiTrip);
+    return (await trips.listSummaries(userId)).map(toTripSummary);
   });
 
   app.get<IdParams>('/api/trips/:id', async (request) => {

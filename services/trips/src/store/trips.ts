@@ -5,10 +5,35 @@ import {
   withPendingFlag,
   type OutboxEntry,
 } from '@wayfarer/service-kit/mongo';
-import type { TripDoc } from '../domain/trip';
+import { storyPreview } from '@wayfarer/contracts';
+import type { StoredVariant, TripDoc, TripSummaryDoc } from '../domain/trip';
 
 /** The API never needs the pending events nor the relay's bookkeeping. */
 const WITHOUT_OUTBOX = { projection: { outbox: 0, outboxPending: 0, outboxClaim: 0 } } as const;
+
+/**
+ * What `GET /api/mytrips` reads: no story (up to 10,000 characters a destination) but its
+ * preview, of the photos only their ids (the summary names the first), no storage keys.
+ */
+const SUMMARY = {
+  projection: {
+    name: 1,
+    startDate: 1,
+    endDate: 1,
+    pendingVariants: 1,
+    'destinations._id': 1,
+    'destinations.name': 1,
+    'destinations.latitude': 1,
+    'destinations.longitude': 1,
+    'destinations.startDate': 1,
+    'destinations.endDate': 1,
+    'destinations.storyPreview': 1,
+    'destinations.photos.id': 1,
+  },
+} as const;
+
+/** The owner's list, newest first: `{ ownerId, createdAt, _id }` is its index. */
+const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
 
 /**
  * The `trips` collection. Single-document writes only (no transactions on the local server):
@@ -24,7 +49,33 @@ export class TripsRepo {
   }
 
   async init(): Promise<void> {
-    await this.collection.createIndex({ ownerId: 1, createdAt: -1 });
+    // the list's filter and its whole sort: no in-memory sort of an owner's trips
+    await this.collection.createIndex({ ownerId: 1, ...BY_OWNER_NEWEST });
+    // the janitor's scan of trips whose display variants are still to be made
+    await this.collection.createIndex({ pendingVariants: 1 }, { sparse: true });
+    await this.fillStoryPreviews();
+  }
+
+  /**
+   * Trips stored before destinations kept their `storyPreview` get it (once, at start; a
+   * no-op afterwards), so the list's projection never needs the full story.
+   */
+  private async fillStoryPreviews(): Promise<void> {
+    const old = this.collection.find(
+      { destinations: { $elemMatch: { storyPreview: { $exists: false } } } },
+      { projection: { destinations: 1 } },
+    );
+    for await (const trip of old) {
+      const set: Record<string, string> = {};
+      trip.destinations.forEach((d, i) => {
+        if (typeof d.storyPreview !== 'string') {
+          set[`destinations.${i}.storyPreview`] = storyPreview(d.story ?? '');
+        }
+      });
+      if (Object.keys(set).length > 0) {
+        await this.collection.updateOne({ _id: trip._id }, { $set: set });
+      }
+    }
   }
 
   /** Inserts a new trip with its `trip.created` event already in `outbox` (one write). */
@@ -36,8 +87,48 @@ export class TripsRepo {
   async listByOwner(ownerId: string): Promise<TripDoc[]> {
     return this.collection
       .find({ ownerId, ...notDeleted }, WITHOUT_OUTBOX)
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(BY_OWNER_NEWEST)
       .toArray() as Promise<TripDoc[]>;
+  }
+
+  /** What the list needs of the owner's trips (`SUMMARY`), newest first, live ones only. */
+  async listSummaries(ownerId: string): Promise<TripSummaryDoc[]> {
+    return this.collection
+      .find({ ownerId, ...notDeleted }, SUMMARY)
+      .sort(BY_OWNER_NEWEST)
+      .toArray() as unknown as Promise<TripSummaryDoc[]>;
+  }
+
+  /** Live trips with display variants still to be made (at most `limit`). */
+  async withPendingVariants(limit: number): Promise<TripDoc[]> {
+    return this.collection
+      .find({ pendingVariants: { $exists: true }, ...notDeleted }, WITHOUT_OUTBOX)
+      .limit(limit)
+      .toArray() as Promise<TripDoc[]>;
+  }
+
+  /**
+   * Records a photo's display variant (at `destinations.<d>.photos.<p>`, which never move: a
+   * trip does not change) and takes it off `pendingVariants`, dropping the field once it is
+   * empty. False when the trip is gone or deleted, or the variant was recorded already.
+   */
+  async setDisplay(
+    tripId: string,
+    position: { destination: number; photo: number },
+    photoId: string,
+    display: StoredVariant,
+  ): Promise<boolean> {
+    const path = `destinations.${position.destination}.photos.${position.photo}`;
+    const result = await this.collection.updateOne(
+      { _id: tripId, ...notDeleted, pendingVariants: photoId, [`${path}.id`]: photoId },
+      { $set: { [`${path}.display`]: display }, $pull: { pendingVariants: photoId } },
+    );
+    if (result.modifiedCount !== 1) return false;
+    await this.collection.updateOne(
+      { _id: tripId, pendingVariants: { $size: 0 } },
+      { $unset: { pendingVariants: '' } },
+    );
+    return true;
   }
 
   /** The trip if `ownerId` owns it and it is not deleted. */

@@ -1,11 +1,12 @@
 import type { TripInput } from '@wayfarer/contracts';
 import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
-import type { ObjectStore } from '@wayfarer/storage';
+import type { ImageQueue, ObjectStore } from '@wayfarer/storage';
 import {
   ImageRejectedError,
   PHOTO_DISPLAY,
   PHOTO_ORIGINAL,
   processImage,
+  variantType,
   type ImageFile,
 } from '@wayfarer/storage/pipeline';
 import type { SpooledImage } from '@wayfarer/storage/upload';
@@ -30,9 +31,12 @@ export interface SpooledPhoto extends SpooledImage {
   index: number;
 }
 
-/** What is stored of each photo: both re-encoded by storage's image pipeline. */
-const PHOTO_VARIANTS = { original: PHOTO_ORIGINAL, display: PHOTO_DISPLAY };
-type PhotoFiles = Record<keyof typeof PHOTO_VARIANTS, ImageFile>;
+/**
+ * What is stored of each photo before the trip is answered: the original, re-encoded by
+ * storage's image pipeline (upright, no metadata). The display variant is made from it later
+ * (`photo-variants`).
+ */
+const UPLOAD_VARIANTS = { original: PHOTO_ORIGINAL };
 
 export interface CreateTripDeps {
   trips: TripsRepo;
@@ -44,6 +48,10 @@ export interface CreateTripDeps {
   now: () => Date;
   /** How long an upload's record holds without renewal before the sweeper may take it. */
   uploadLeaseMs: number;
+  /** The instance's bound on image work (`IMAGE_CONCURRENCY`). */
+  images: ImageQueue;
+  /** Makes the display variants of a new trip's photos, after it is answered. */
+  variants: { enqueue(trip: TripDoc): void };
 }
 
 /** How many uploads to MinIO run at once for one trip. */
@@ -51,13 +59,15 @@ const UPLOAD_CONCURRENCY = 4;
 
 /**
  * Creates a trip from validated input and sniffed, spooled photos, with no half-created trip:
- * 1. every photo goes through the image pipeline: decoded with a pixel limit, polyglots refused,
- *    re-encoded upright without metadata into its original and display variants (a bad image
- *    is a 400, nothing stored);
+ * 1. every photo goes through the image pipeline (one at a time, in the instance's ImageQueue
+ *    ahead of variant jobs): decoded with a pixel limit, polyglots refused, re-encoded upright
+ *    without metadata into its original (a bad image is a 400, nothing stored);
  * 2. a pending upload is recorded (`pending_uploads`, with a lease renewed while it works);
- * 3. originals and display variants are uploaded;
- * 4. only then the trip document is inserted, with `trip.created` in its outbox (one write);
- * 5. the pending record is removed.
+ * 3. the stripped originals are uploaded (streamed from their files);
+ * 4. only then the trip document is inserted, with `trip.created` in its outbox and every photo
+ *    in `pendingVariants` (one write);
+ * 5. the pending record is removed, and the display variants are queued (`photo-variants`):
+ *    the trip is answered without waiting for them.
  * If 3 or 4 fails, every object of this trip is removed again, then the record. If the process
  * dies anywhere in between, the record outlives its lease and the sweeper (`sweep-uploads`)
  * removes the objects, unless the trip exists (then only the record goes).
@@ -68,17 +78,19 @@ export async function createTrip(
   input: TripInput,
   files: SpooledPhoto[],
 ): Promise<TripDoc> {
-  // 1. decode everything first, one photo at a time (sharp itself uses several threads)
-  const processed: PhotoFiles[] = [];
-  for (const file of files) processed.push(await processPhoto(file));
+  // 1. decode everything first, one photo at a time, within the instance's bound
+  const processed: ImageFile[] = [];
+  for (const file of files) {
+    processed.push(await deps.images.run(() => processPhoto(file), 'now'));
+  }
 
   const tripId = newId();
   const photos: PhotoDoc[][] = input.destinations.map(() => []);
   const uploads: (() => Promise<void>)[] = [];
   files.forEach((file, i) => {
-    const { original, display } = processed[i]!;
+    const original = processed[i]!;
     const id = newPhotoId();
-    const keys = photoKeys(tripId, id, original.type, display.type);
+    const keys = photoKeys(tripId, id, original.type, variantType(original.type, PHOTO_DISPLAY));
     const stored = (key: string, image: ImageFile) => ({
       key,
       contentType: image.type.contentType,
@@ -89,11 +101,10 @@ export async function createTrip(
     photos[file.index]!.push({
       id,
       original: stored(keys.original, original),
-      display: stored(keys.display, display),
+      display: null,
     });
-    uploads.push(
-      () => deps.photos.putFile(keys.original, original.path, original.type.contentType),
-      () => deps.photos.putFile(keys.display, display.path, display.type.contentType),
+    uploads.push(() =>
+      deps.photos.putFile(keys.original, original.path, original.type.contentType),
     );
   });
 
@@ -135,6 +146,7 @@ export async function createTrip(
     deps.logger.warn({ err, tripId }, 'could not remove the pending record of a new trip');
   });
   deps.relay?.kick();
+  deps.variants.enqueue(trip);
   return trip;
 }
 
@@ -191,9 +203,9 @@ class UploadLease {
 }
 
 /** One photo through the image pipeline; a refused image is a 400 naming the file. */
-async function processPhoto(file: SpooledPhoto): Promise<PhotoFiles> {
+async function processPhoto(file: SpooledPhoto): Promise<ImageFile> {
   try {
-    return (await processImage(file.path, PHOTO_VARIANTS, file.path)).variants;
+    return (await processImage(file.path, UPLOAD_VARIANTS, file.path)).variants.original;
   } catch (err) {
     if (err instanceof ImageRejectedError) {
       const message =

@@ -113,7 +113,10 @@ export async function postTrip(
   });
 }
 
-/** Creates a small valid trip (one destination, one PNG) and returns it. */
+/**
+ * Creates a small valid trip (one destination, one PNG), waits for its display variant and
+ * returns the trip as answered then (plain photo URLs).
+ */
 export async function createSimpleTrip(
   h: Harness,
   userId: string,
@@ -127,5 +130,10 @@ export async function createSimpleTrip(
     [{ field: 'photos[0]', data: image, filename: 'a.png', type: 'image/png' }],
   );
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.json<Trip>();
+  await h.variants.idle();
+  const created = await h.app.inject({
+    url: `/api/trips/${res.json<Trip>()._id}`,
+    headers: as(userId),
+  });
+  return created.json<Trip>();
 }

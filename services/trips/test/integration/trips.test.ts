@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Topics, Trip } from '@wayfarer/contracts';
+import { storyPreview, Topics, Trip, TripSummary } from '@wayfarer/contracts';
 import { waitForEvents } from '@wayfarer/test-kit';
 import { largeJpeg, png, sidewaysJpeg } from '../fixtures';
 import {
@@ -33,6 +33,15 @@ type Envelope = {
 };
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** `trip` as answered once every display variant is ready: plain photo URLs. */
+const ready = (trip: Trip): Trip => ({
+  ...trip,
+  destinations: trip.destinations.map((d) => ({
+    ...d,
+    photos: d.photos.map((url) => url.replace(/\?pending=1$/, '')),
+  })),
+});
 
 describe('a trip from creation to deletion', () => {
   const owner = newUserId();
@@ -102,20 +111,31 @@ describe('a trip from creation to deletion', () => {
     expect(lyon!._id).not.toBe(paris!._id);
     expect(paris!.photos).toHaveLength(2);
     expect(lyon!.photos).toHaveLength(1);
+    // answered as soon as the stripped originals are stored: display variants come later
     for (const url of [...paris!.photos, ...lyon!.photos]) {
-      expect(url).toMatch(new RegExp(`^/api/photos/${trip._id}/[0-9a-f]{32}$`));
+      expect(url).toMatch(new RegExp(`^/api/photos/${trip._id}/[0-9a-f]{32}\\?pending=1$`));
     }
   });
 
+  it('the display variants are made after the answer; the trip then answers plain photo URLs', async () => {
+    await h.variants.idle();
+    const stored = await h.trips.collection.findOne({ _id: trip._id });
+    expect(stored!.pendingVariants).toBeUndefined();
+    expect(stored!.destinations.flatMap((d) => d.photos).every((p) => p.display)).toBe(true);
+    const res = await h.app.inject({ url: `/api/trips/${trip._id}`, headers: as(owner) });
+    expect(res.json()).toEqual(ready(trip));
+  });
+
   it('stores originals and display variants in MinIO; the display is smaller', async () => {
+    await h.variants.idle();
     const stored = await h.trips.findOwned(trip._id, owner);
     const photos = stored!.destinations.flatMap((d) => d.photos);
     expect(photos.map((p) => p.id)).toEqual(
-      trip.destinations.flatMap((d) => d.photos.map((u) => u.split('/').pop())),
+      ready(trip).destinations.flatMap((d) => d.photos.map((u) => u.split('/').pop())),
     );
     expect(photos.map((p) => p.original.key.split('.').pop())).toEqual(['jpg', 'png', 'jpg']);
     expect((await h.photos.list(`${trip._id}/`)).sort()).toEqual(
-      photos.flatMap((p) => [p.original.key, p.display.key]).sort(),
+      photos.flatMap((p) => [p.original.key, p.display!.key]).sort(),
     );
 
     const bigPhoto = stored!.destinations[0]!.photos[0]!;
@@ -129,7 +149,7 @@ describe('a trip from creation to deletion', () => {
       width: 1600,
       height: 1067,
     });
-    expect(bigPhoto.display.bytes).toBeLessThan(big.length / 2);
+    expect(bigPhoto.display!.bytes).toBeLessThan(big.length / 2);
 
     // the original is re-encoded at full size by the image pipeline (see photo-pipeline.test)
     const original = await h.photos.get(bigPhoto.original.key);
@@ -175,16 +195,30 @@ describe('a trip from creation to deletion', () => {
   it('GET /api/trips/:id answers the owner the same trip', async () => {
     const res = await h.app.inject({ url: `/api/trips/${trip._id}`, headers: as(owner) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(trip);
+    expect(res.json()).toEqual(ready(trip));
   });
 
-  it('GET /api/mytrips lists the caller’s trips, newest first', async () => {
+  it('GET /api/mytrips lists the caller’s trips, newest first, as summaries', async () => {
     const second = await createSimpleTrip(h, owner, small, 'Later trip');
+    await h.variants.idle();
     const res = await h.app.inject({ url: '/api/mytrips', headers: as(owner) });
     expect(res.statusCode).toBe(200);
-    const list = res.json<Trip[]>();
+    const list = res.json<TripSummary[]>();
+    expect(TripSummary.array().parse(list)).toEqual(list);
     expect(list.map((t) => t._id)).toEqual([second._id, trip._id]);
-    expect(list[1]).toEqual(trip);
+    // the spec's fields; each story is its preview, each destination's photos its first only
+    const full = ready(trip);
+    expect(list[1]).toEqual({
+      ...full,
+      destinations: full.destinations.map((d) => ({
+        ...d,
+        story: storyPreview(d.story),
+        photos: d.photos.slice(0, 1),
+      })),
+    });
+    expect(list[1]!.destinations[0]!.story).toHaveLength(103);
+    expect(list[1]!.destinations[0]!.story.endsWith('...')).toBe(true);
+    expect(list[1]!.destinations[0]!.photos).toHaveLength(1);
     // nobody else sees them
     const other = await h.app.inject({ url: '/api/mytrips', headers: as(newUserId()) });
     expect(other.json()).toEqual([]);
@@ -215,7 +249,7 @@ describe('a trip from creation to deletion', () => {
       longitude: 2.3522,
       startDate: '2024-07-01',
       endDate: '2024-07-05',
-      photos: trip.destinations[0]!.photos,
+      photos: ready(trip).destinations[0]!.photos,
       storyPreview: `${trip.destinations[0]!.story.slice(0, 100)}...`,
     });
     expect(lyon).toMatchObject({ id: trip.destinations[1]!._id, storyPreview: '' });
@@ -234,7 +268,10 @@ describe('a trip from creation to deletion', () => {
       headers: as(owner),
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ deletedTrip: trip, message: 'Trip deleted successfully.' });
+    expect(res.json()).toEqual({
+      deletedTrip: ready(trip),
+      message: 'Trip deleted successfully.',
+    });
 
     expect(await h.photos.list(`${trip._id}/`)).toEqual([]);
     // gone from the API at once, even before the relay removes the document
@@ -258,7 +295,7 @@ describe('a trip from creation to deletion', () => {
     );
     expect(event!.payload.destinations[0]).toMatchObject({
       name: 'Paris',
-      photos: trip.destinations[0]!.photos,
+      photos: ready(trip).destinations[0]!.photos,
     });
 
     await expect

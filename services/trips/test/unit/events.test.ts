@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventEnvelope, Topics, Trip } from '@wayfarer/contracts';
+import { EventEnvelope, isPendingPhotoUrl, Topics, Trip, TripSummary } from '@wayfarer/contracts';
 import { IMAGE_TYPES } from '@wayfarer/storage/image';
 import { destinationSummaries, tripCreatedEvent, tripDeletedEvent } from '../../src/domain/events';
 import {
@@ -10,7 +10,9 @@ import {
   newPhotoId,
   newTripDoc,
   photoKeys,
+  photoPosition,
   toApiTrip,
+  toTripSummary,
   tripPrefix,
   type PhotoDoc,
 } from '../../src/domain/trip';
@@ -92,7 +94,7 @@ describe('trip documents and the API shape', () => {
 
   it('object keys: original and display per photo, all under the trip prefix', () => {
     const keys = trip.destinations.flatMap((d) =>
-      d.photos.flatMap((p) => [p.original.key, p.display.key]),
+      d.photos.flatMap((p) => [p.original.key, p.display!.key]),
     );
     expect(keys).toEqual([
       `${tripId}/${p1}/original.jpg`,
@@ -102,7 +104,7 @@ describe('trip documents and the API shape', () => {
     ]);
     // removing a trip's objects is removing its prefix
     for (const key of keys) expect(key.startsWith(tripPrefix(tripId))).toBe(true);
-    expect(findPhoto(trip, p2)?.display.key).toBe(`${tripId}/${p2}/display.webp`);
+    expect(findPhoto(trip, p2)?.display?.key).toBe(`${tripId}/${p2}/display.webp`);
     expect(findPhoto(trip, 'f'.repeat(32))).toBeNull();
   });
 
@@ -174,5 +176,65 @@ describe('events', () => {
     for (const entry of [tripCreatedEntry(trip, NOW), tripDeletedEntry(trip, NOW)]) {
       expect(entry).toMatchObject({ topic: Topics.tripsTrip, key: tripId, id: entry.envelope.id });
     }
+  });
+});
+
+describe('photos whose display variant is not made yet', () => {
+  const pending = (id: string): PhotoDoc => ({ ...photo(id), display: null });
+  const doc = newTripDoc({
+    id: tripId,
+    ownerId: 'owner-1',
+    input: {
+      name: 'New',
+      startDate: '2024-07-01',
+      endDate: '2024-07-02',
+      destinations: [
+        {
+          name: 'Oslo',
+          latitude: 59.9,
+          longitude: 10.7,
+          startDate: '2024-07-01',
+          endDate: '2024-07-02',
+          story: 'x'.repeat(120),
+        },
+      ],
+    },
+    destinationIds: ['d'.repeat(24)],
+    photos: [[pending(p1), photo(p2)]],
+    now: NOW,
+  });
+
+  it('are listed in pendingVariants; a trip with none has no such field', () => {
+    expect(doc.pendingVariants).toEqual([p1]);
+    expect(trip.pendingVariants).toBeUndefined();
+    expect(photoPosition(doc, p2)).toEqual({ destination: 0, photo: 1 });
+    expect(photoPosition(doc, 'f'.repeat(32))).toBeNull();
+  });
+
+  it('the API names them with the pending query; events with their plain URL', () => {
+    const [first, second] = toApiTrip(doc).destinations[0]!.photos;
+    expect(first).toBe(`/api/photos/${tripId}/${p1}?pending=1`);
+    expect(isPendingPhotoUrl(first!)).toBe(true);
+    expect(second).toBe(`/api/photos/${tripId}/${p2}`);
+    expect(isPendingPhotoUrl(second!)).toBe(false);
+    expect(destinationSummaries(doc)[0]!.photos).toEqual([
+      `/api/photos/${tripId}/${p1}`,
+      `/api/photos/${tripId}/${p2}`,
+    ]);
+  });
+
+  it('the summary: spec fields, the story preview, the first photo only', () => {
+    const summary = toTripSummary(doc);
+    expect(TripSummary.parse(summary)).toEqual(summary);
+    expect(summary.destinations[0]).toEqual({
+      _id: 'd'.repeat(24),
+      name: 'Oslo',
+      latitude: 59.9,
+      longitude: 10.7,
+      startDate: '2024-07-01',
+      endDate: '2024-07-02',
+      photos: [`/api/photos/${tripId}/${p1}?pending=1`],
+      story: `${'x'.repeat(100)}...`,
+    });
   });
 });
