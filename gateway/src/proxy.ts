@@ -86,7 +86,8 @@ export async function registerProxies(
       upstream: upstreams[route.service],
       prefix: route.prefix,
       rewritePrefix: route.prefix,
-      http: { requestOptions: { timeout: timeoutMs } },
+      // undici (reply-from's default client): about half the CPU per request of node:http's
+      undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
       // its two info lines per request are replaced by the gateway's one access-log line
       disableRequestLogging: true,
       preHandler: async (request, reply) => {
