@@ -162,13 +162,18 @@ export interface ProxyTarget {
 
 /**
  * A TCP proxy on a loopback port, started by `startTcpProxy`, to take a server away from one
- * client for real (its connections are closed as a network failure would) while the server
- * keeps running for everyone else. It keeps its port: `cut()` closes every connection and
- * closes each new one at once until `restore()`.
+ * client for real while the server keeps running for everyone else. It keeps its port:
+ * - `cut()`: every connection is closed (as a dropped network link would be), and each new one
+ *   at once, until `restore()`;
+ * - `freeze()`: connections stay open, new ones are accepted, but nothing passes either way
+ *   (a black hole: the client waits on its own timeouts) until `restore()`, which delivers
+ *   what was held and connects the held connections to the target.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
-  private severed = false;
+  /** Connections accepted while frozen: connected to the target on `restore()`. */
+  private readonly held = new Set<Socket>();
+  private mode: 'open' | 'frozen' | 'cut' = 'open';
 
   constructor(
     private readonly server: Server,
@@ -195,33 +200,62 @@ export class TcpProxy {
   }
 
   private accept(client: Socket): void {
-    if (this.severed) return void client.destroy();
+    if (this.mode === 'cut') return void client.destroy();
+    client.on('error', () => undefined); // its 'close' follows
+    if (this.mode === 'open') return this.forward(client);
+    client.pause();
+    this.held.add(client);
+    client.once('close', () => this.held.delete(client));
+  }
+
+  private forward(client: Socket): void {
     const upstream = connect(this.target.port, this.target.host);
+    upstream.on('error', () => undefined); // its 'close' follows
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
-      socket.on('close', () => {
+      socket.once('close', () => {
         this.sockets.delete(socket);
         client.destroy();
         upstream.destroy();
       });
-      socket.on('error', () => undefined); // the 'close' that follows ends the pair
     }
-    client.pipe(upstream).pipe(client);
+    this.pass(client, upstream);
+    this.pass(upstream, client);
+  }
+
+  /** Copies `from` to `to` with backpressure, never resuming while frozen. */
+  private pass(from: Socket, to: Socket): void {
+    from.on('data', (chunk: Buffer) => {
+      if (!to.write(chunk)) from.pause();
+    });
+    to.on('drain', () => {
+      if (this.mode === 'open') from.resume();
+    });
+    from.on('end', () => to.end());
   }
 
   /** Closes every connection through the proxy, and each new one until `restore()`. */
   cut(): void {
-    this.severed = true;
-    for (const socket of this.sockets) socket.destroy();
+    this.mode = 'cut';
+    for (const socket of [...this.sockets, ...this.held]) socket.destroy();
   }
 
-  /** Lets connections through again. */
+  /** Holds every byte and every new connection until `restore()` (nothing is closed). */
+  freeze(): void {
+    if (this.mode === 'cut') return;
+    this.mode = 'frozen';
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  /** Lets connections through again (held ones are connected to the target now). */
   restore(): void {
-    this.severed = false;
-  }
-
-  get isCut(): boolean {
-    return this.severed;
+    this.mode = 'open';
+    for (const socket of this.sockets) socket.resume();
+    for (const client of this.held) {
+      this.held.delete(client);
+      this.forward(client);
+      client.resume();
+    }
   }
 
   /** Cuts every connection and stops listening. */

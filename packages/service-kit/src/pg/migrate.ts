@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { withTransaction } from './pool';
+import { checkout, withTransaction } from './pool';
 
 export interface Migration {
   /** Unique, ordered id, e.g. '001_users'. Never change a migration once released. */
@@ -12,7 +12,7 @@ const LOCK_KEY = 727_001; // advisory lock: one migrator at a time per database
 /** Applies the migrations not yet applied, in id order, each in its own transaction. */
 export async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise<string[]> {
   const applied: string[] = [];
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
     await client.query(
@@ -37,8 +37,12 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[]): 
       applied.push(m.id);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
-    client.release();
+    // the lock ends with the session if the unlock cannot be sent: then the client is discarded
+    const unlocked = await client
+      .query('SELECT pg_advisory_unlock($1)', [LOCK_KEY])
+      .then(() => undefined)
+      .catch((err: Error) => err);
+    release(unlocked);
   }
   return applied;
 }

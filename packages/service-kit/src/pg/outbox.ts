@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
 import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
 import type { Migration } from './migrate';
+import { checkout } from './pool';
 
 /** The outbox table: events written in the same transaction as the change they describe. */
 export const outboxMigration: Migration = {
@@ -103,7 +104,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     name: 'outbox-relay',
     pruneOnce: (retentionMs, batchSize) => pruneOutboxHistory(options.pool, retentionMs, batchSize),
     async publishPending(connect) {
-      const client = await options.pool.connect();
+      // a connection lost mid-round (PostgreSQL restarting, the network dropping) rejects the
+      // query in flight or the next one: the round fails, the loop backs off and retries, and
+      // the client is discarded
+      const { client, release } = await checkout(options.pool);
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<{
@@ -126,10 +131,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await client.query('COMMIT');
         return rows.length;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+          broken = rollbackErr;
+        });
         throw err;
       } finally {
-        client.release();
+        release(broken);
       }
     },
   });

@@ -2,7 +2,13 @@ import pg from 'pg';
 
 export type { Pool, PoolClient } from 'pg';
 
-/** A pool with sane limits; errors on idle clients are logged by the caller, not thrown. */
+/**
+ * A pool with sane limits. A lost connection never throws out of the pool: every client it
+ * makes has an 'error' listener for its whole life, idle or checked out (pg emits 'error' on a
+ * client whose connection drops, and an 'error' with no listener is an uncaught exception that
+ * kills the process); the query in flight rejects with the error instead, and the client is
+ * discarded when released.
+ */
 export function createPgPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -11,27 +17,69 @@ export function createPgPool(connectionString: string, max = 10): pg.Pool {
     connectionTimeoutMillis: 5_000,
   });
   pool.on('error', () => {
-    /* an idle client lost its connection: the next checkout reconnects */
+    /* an idle client lost its connection: the pool drops it and the next checkout reconnects */
+  });
+  pool.on('connect', (client) => {
+    client.on('error', () => {
+      /* the connection of a client was lost: its query rejects, `checkout` discards it */
+    });
   });
   return pool;
 }
 
-/** Runs `fn` in a transaction, committing on success and rolling back on any error. */
+/** A client checked out of a pool by `checkout`. */
+export interface CheckedOutClient {
+  client: pg.PoolClient;
+  /**
+   * Gives the client back: kept for reuse, or discarded when `err` is given or its connection
+   * failed while it was out.
+   */
+  release(err?: Error): void;
+}
+
+/**
+ * Checks a client out of `pool`, listening for the loss of its connection while it is out (a
+ * client between two queries has no other listener: PostgreSQL going away then would be an
+ * uncaught exception), so that `release` discards a client whose connection failed.
+ */
+export async function checkout(pool: pg.Pool): Promise<CheckedOutClient> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost ??= err;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release(err) {
+      client.off('error', onError);
+      client.release(err ?? lost);
+    },
+  };
+}
+
+/**
+ * Runs `fn` in a transaction, committing on success and rolling back on any error. A client
+ * whose connection was lost, or that could not roll back, is discarded, not reused.
+ */
 export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+      broken = rollbackErr;
+    });
     throw err;
   } finally {
-    client.release();
+    release(broken);
   }
 }
 

@@ -36,9 +36,6 @@ beforeAll(async () => {
     env: (base) => ({
       REDIS_URL: redisServer.url,
       DATABASE_URL: pgProxy.route(base.DATABASE_URL!),
-      // the outbox relay only when kicked: a PostgreSQL connection cut while the relay holds a
-      // client between two queries is an uncaught error (service-kit's, not this test's subject)
-      OUTBOX_POLL_MS: '60000',
     }),
   });
   probe = new Redis(redisServer.url, { maxRetriesPerRequest: 1, lazyConnect: true });
