@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { DEFAULT_AVATAR } from '../components/ProfileMenu';
 import type { CarouselLayout } from './carousel';
 import { formatDateRange } from './format';
+import { useMarkerPhotos } from './MarkerPhotos';
 import { PhotoCarousel } from './PhotoCarousel';
 import {
   markerTitle,
@@ -44,6 +45,20 @@ function Avatar({ src, name }: { src?: string | null; name: string }) {
       }}
     />
   );
+}
+
+/** A destination's carousel, with the photos `MarkerPhotosContext` gives for it. */
+function DestinationPhotos({
+  marker,
+  title,
+  layout,
+}: {
+  marker: OwnMarker | FriendMarker;
+  title: string;
+  layout: CarouselLayout;
+}) {
+  const photos = useMarkerPhotos(marker);
+  return <PhotoCarousel photos={photos} title={title} layout={layout} />;
 }
 
 function CloseIcon() {
@@ -114,7 +129,7 @@ export function InfoWindow({
     body = (
       <>
         {dates ? <p className="info-dates">{dates}</p> : null}
-        <PhotoCarousel photos={marker.photos} title={title} layout={layout} />
+        <DestinationPhotos marker={marker} title={title} layout={layout} />
         <div className="info-person">
           <Avatar src={picture} name={personName} />
           <div>

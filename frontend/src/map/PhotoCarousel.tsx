@@ -20,8 +20,9 @@ export function PhotoCarousel({ photos, title, layout }: PhotoCarouselProps) {
   const current = wrapIndex(index, count);
   const src = photos[current];
 
-  // A new set of photos starts again from the first one.
-  const photosKey = photos.join('\n');
+  // A new set of photos starts again from the first one; the same photos with new URLs (a
+  // display variant replacing its stand-in: only the query changes) keep their place.
+  const photosKey = photos.map((url) => url.split('?')[0]).join('\n');
   useEffect(() => {
     setIndex(0);
     setFailed(new Set());

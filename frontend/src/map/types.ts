@@ -16,6 +16,11 @@ export interface OwnMarker extends LatLng {
   startDate?: string;
   endDate?: string;
   photos: string[];
+  /**
+   * Set when `photos` may be only the first photo (markers made from trip summaries): the
+   * trip whose detail holds them all (see `MarkerPhotosContext`).
+   */
+  tripId?: string;
 }
 
 /** A destination of a friend's trip: the same shape plus who it belongs to. */

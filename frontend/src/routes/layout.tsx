@@ -17,6 +17,8 @@ import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
 import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
+import { MarkerPhotosContext } from '../map/MarkerPhotos';
+import { useTripPhotos } from '../trips/useTripPhotos';
 import { renderJournal } from '../journal/renderJournal';
 import '../styles/layout.css';
 
@@ -112,10 +114,12 @@ export function Component() {
             <Outlet />
           </main>
 
-          <MapPanel
-            user={{ name: user?.username, picture: user?.profilePicture }}
-            renderJournal={renderJournal}
-          />
+          <MarkerPhotosContext.Provider value={useTripPhotos}>
+            <MapPanel
+              user={{ name: user?.username, picture: user?.profilePicture }}
+              renderJournal={renderJournal}
+            />
+          </MarkerPhotosContext.Provider>
         </div>
 
         {toast ? (

@@ -9,25 +9,31 @@ import { formatDateRange } from '../map/format';
 import {
   deleteTrip,
   failureMessage,
-  fetchTrip,
   TRIP_TEXTS,
+  watchTrip,
   type Destination,
   type Trip,
+  type TripSummary,
 } from '../trips/api';
-import { tripMarkers } from '../trips/markers';
+import { summaryMarkers, tripMarkers } from '../trips/markers';
 import { TripThumb } from '../trips/TripThumb';
 import type { TripsLocationState } from './trips';
 import '../styles/trips.css';
 
 type Load =
   | { status: 'loading' }
-  | { status: 'ready'; trip: Trip }
+  /** `complete` is false while only the list's summary is known (one photo per destination). */
+  | { status: 'ready'; trip: Trip | TripSummary; complete: boolean }
   | { status: 'not-found' }
   | { status: 'failed'; message: string };
 
-/** What the list (or the add-trip page) hands over so the trip shows at once. */
+/**
+ * What the add-trip page (the created trip) or the list (its summary) hands over so the trip
+ * shows at once.
+ */
 interface TripLocationState {
   trip?: Trip;
+  summary?: TripSummary;
 }
 
 function BackToTrips() {
@@ -41,16 +47,19 @@ function BackToTrips() {
 
 function DestinationItem({
   destination,
+  complete,
   chosen,
   onChoose,
 }: {
   destination: Destination;
+  /** False for a summary's destination: its photo count is not known yet. */
+  complete: boolean;
   chosen: boolean;
   onChoose: () => void;
 }) {
   const dates = formatDateRange(destination.startDate, destination.endDate);
   const story = destination.story.trim() ? storyPreview(destination.story) : '';
-  const photos = destination.photos.length;
+  const photos = complete ? destination.photos.length : 0;
   return (
     <button
       type="button"
@@ -86,10 +95,14 @@ export function Component() {
   const { id = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const handed = (location.state as TripLocationState | null)?.trip;
-  const [load, setLoad] = useState<Load>(() =>
-    handed && handed._id === id ? { status: 'ready', trip: handed } : { status: 'loading' },
-  );
+  const state = location.state as TripLocationState | null;
+  const [load, setLoad] = useState<Load>(() => {
+    if (state?.trip?._id === id) return { status: 'ready', trip: state.trip, complete: true };
+    if (state?.summary?._id === id) {
+      return { status: 'ready', trip: state.summary, complete: false };
+    }
+    return { status: 'loading' };
+  });
   const [attempt, setAttempt] = useState(0);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -103,26 +116,30 @@ export function Component() {
       prev.status === 'ready' && prev.trip._id === id ? prev : { status: 'loading' },
     );
     setChosenId(null);
-    fetchTrip(id, controller.signal).then(
-      (trip) => setLoad({ status: 'ready', trip }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-          setLoad({ status: 'not-found' });
-        } else {
-          console.error('Failed to fetch the trip', error);
-          setLoad({
-            status: 'failed',
-            message: failureMessage(error, 'Failed to fetch the trip.'),
-          });
-        }
-      },
-    );
+    // followed while display variants are being made: the photos switch without a reload
+    watchTrip(id, controller.signal, (trip) =>
+      setLoad({ status: 'ready', trip, complete: true }),
+    ).catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
+        setLoad({ status: 'not-found' });
+      } else {
+        console.error('Failed to fetch the trip', error);
+        setLoad({
+          status: 'failed',
+          message: failureMessage(error, 'Failed to fetch the trip.'),
+        });
+      }
+    });
     return () => controller.abort();
   }, [id, attempt]);
 
   const trip = load.status === 'ready' ? load.trip : null;
-  const markers = useMemo(() => (trip ? tripMarkers([trip]) : []), [trip]);
+  const markers = useMemo(() => {
+    if (!trip || load.status !== 'ready') return [];
+    // a summary's pins name their trip: the info window loads the other photos
+    return load.complete ? tripMarkers([trip]) : summaryMarkers([trip]);
+  }, [trip, load]);
   useMapMarkers(markers);
 
   const choose = (destination: Destination) => {
@@ -215,7 +232,7 @@ export function Component() {
     );
   }
 
-  const { trip: shown } = load;
+  const { trip: shown, complete } = load;
   const dates = formatDateRange(shown.startDate, shown.endDate);
   const count = shown.destinations.length;
 
@@ -259,6 +276,7 @@ export function Component() {
             <li key={destination._id}>
               <DestinationItem
                 destination={destination}
+                complete={complete}
                 chosen={chosenId === destination._id}
                 onChoose={() => choose(destination)}
               />

@@ -4,23 +4,24 @@ import { CalendarIcon, PlusIcon } from '../components/icons';
 import { Toast } from '../components/Toast';
 import { useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
-import { fetchMyTrips, TRIP_TEXTS, type Trip } from '../trips/api';
-import { tripMarkers } from '../trips/markers';
+import { fetchMyTrips, TRIP_TEXTS, type TripSummary } from '../trips/api';
+import { summaryMarkers } from '../trips/markers';
 import { TripThumb } from '../trips/TripThumb';
 import '../styles/trips.css';
 
-type Load = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; trips: Trip[] };
+type Load =
+  { status: 'loading' } | { status: 'failed' } | { status: 'ready'; trips: TripSummary[] };
 
 /** What /trip/:id was left with when a trip was deleted (shown once here). */
 export interface TripsLocationState {
   deletedTrip?: string;
 }
 
-function coverOf(trip: Trip): string | undefined {
+function coverOf(trip: TripSummary): string | undefined {
   return trip.destinations.find((d) => d.photos.length > 0)?.photos[0];
 }
 
-function destinationSummary(trip: Trip): string {
+function destinationSummary(trip: TripSummary): string {
   const count = trip.destinations.length;
   if (count === 0) return 'No destinations';
   const names = trip.destinations.map((d) => d.name).join(' · ');
@@ -51,8 +52,10 @@ function TripsSkeleton() {
 
 /**
  * The trips list (`/` and `/trips`, spec sections 2 and 4): the user's trips with their short
- * date ranges, and every destination of them as a pin on the map. A trip opens /trip/{id},
- * which puts its own destinations on the map.
+ * date ranges, and every destination of them as a pin on the map. It reads trip summaries
+ * (`GET /api/mytrips`: story previews, first photos); a pin's info window loads the trip's
+ * other photos when opened (`useTripPhotos`). A trip opens /trip/{id}, which puts its own
+ * destinations on the map.
  */
 export function Component() {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
@@ -87,7 +90,7 @@ export function Component() {
   }, [attempt]);
 
   const trips = load.status === 'ready' ? load.trips : null;
-  const markers = useMemo(() => (trips ? tripMarkers(trips) : []), [trips]);
+  const markers = useMemo(() => (trips ? summaryMarkers(trips) : []), [trips]);
   useMapMarkers(markers);
 
   let body;
@@ -118,7 +121,7 @@ export function Component() {
           const dates = formatDateRange(trip.startDate, trip.endDate);
           return (
             <li key={trip._id}>
-              <Link to={`/trip/${trip._id}`} state={{ trip }} className="trip-card">
+              <Link to={`/trip/${trip._id}`} state={{ summary: trip }} className="trip-card">
                 <TripThumb src={coverOf(trip)} />
                 <span className="trip-card-text">
                   <span className="trip-card-name">{trip.name || TRIP_TEXTS.untitled}</span>

@@ -1,7 +1,7 @@
-import type { Trip } from '@wayfarer/contracts';
+import { isPendingPhotoUrl, type Trip, type TripSummary } from '@wayfarer/contracts';
 import { ApiError, apiFetch, messageFrom } from '../api/client';
 
-export type { Destination, Trip } from '@wayfarer/contracts';
+export type { Destination, Trip, TripSummary, TripSummaryDestination } from '@wayfarer/contracts';
 
 /** Texts of the trips screens (spec sections 4, 5 and 8). */
 export const TRIP_TEXTS = {
@@ -17,11 +17,58 @@ export const TRIP_TEXTS = {
   untitled: 'Untitled trip',
 } as const;
 
-/** `GET /api/mytrips`: the user's trips, newest first. */
-export function fetchMyTrips(signal?: AbortSignal): Promise<Trip[]> {
-  return apiFetch<Trip[]>('/api/mytrips', { signal }).then((trips) =>
+/**
+ * `GET /api/mytrips`: the user's trips, newest first, as summaries (each story its preview,
+ * each destination's photos its first only); `fetchTrip` has the rest.
+ */
+export function fetchMyTrips(signal?: AbortSignal): Promise<TripSummary[]> {
+  return apiFetch<TripSummary[]>('/api/mytrips', { signal }).then((trips) =>
     Array.isArray(trips) ? trips : [],
   );
+}
+
+/** Whether some photo of `trip` is a stand-in whose display variant is still being made. */
+export function hasPendingPhotos(trip: Pick<Trip, 'destinations'>): boolean {
+  return trip.destinations.some((d) => d.photos.some(isPendingPhotoUrl));
+}
+
+/** Delays between polls of a trip whose photos are pending: 1 s growing to 5 s, ~2 minutes. */
+export const PENDING_POLL_DELAYS_MS = [1000, 1000, 2000, 2000, 3000, 3000, ...Array(22).fill(5000)];
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * Loads a trip (`GET /api/trips/:id`) and, while some of its photos are pending (their display
+ * variant is being made), loads it again (PENDING_POLL_DELAYS_MS), handing each answer to
+ * `onTrip`: the photos switch to their variants without a reload. A failure of the first load
+ * rejects; a failure of a later one ends the polling quietly (what is shown stays).
+ */
+export async function watchTrip(
+  id: string,
+  signal: AbortSignal,
+  onTrip: (trip: Trip) => void,
+  delays: readonly number[] = PENDING_POLL_DELAYS_MS,
+): Promise<void> {
+  let trip = await fetchTrip(id, signal);
+  for (let round = 0; ; round++) {
+    if (signal.aborted) return;
+    onTrip(trip);
+    if (!hasPendingPhotos(trip) || round >= delays.length) return;
+    await pause(delays[round]!, signal);
+    if (signal.aborted) return;
+    try {
+      trip = await fetchTrip(id, signal);
+    } catch {
+      return;
+    }
+  }
 }
 
 /** `GET /api/trips/:id`: one of the user's trips (404 for anyone else's or an unknown id). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDateRange, formatShortDate } from '../map/format';
-import type { Trip } from './api';
-import { DRAFT_MARKER_PREFIX, isDraftMarkerId, tripMarkers } from './markers';
+import { hasPendingPhotos, type Trip } from './api';
+import { DRAFT_MARKER_PREFIX, isDraftMarkerId, summaryMarkers, tripMarkers } from './markers';
 
 const trip = (id: string, destinations: Partial<Trip['destinations'][number]>[]): Trip => ({
   _id: id,
@@ -41,6 +41,19 @@ describe('trip markers', () => {
       photos: ['/api/photos/t1/p'],
     });
     expect(markers.map((m) => m.id)).toEqual(['t1-d0', 't2-d0', 't2-d1']);
+  });
+
+  it('pins of trip summaries name their trip (the info window loads its other photos); a full trip does not', () => {
+    const summary = trip('t1', [{ photos: ['/api/photos/t1/p1'] }]);
+    expect(summaryMarkers([summary])).toEqual([
+      expect.objectContaining({ id: 't1-d0', tripId: 't1', photos: ['/api/photos/t1/p1'] }),
+    ]);
+    expect(tripMarkers([summary])[0]).not.toHaveProperty('tripId');
+  });
+
+  it('a trip has pending photos while one of its URLs carries the pending query', () => {
+    expect(hasPendingPhotos(trip('t1', [{ photos: ['/api/photos/t1/p1?pending=1'] }]))).toBe(true);
+    expect(hasPendingPhotos(trip('t1', [{ photos: ['/api/photos/t1/p1'] }, {}]))).toBe(false);
   });
 
   it('skips a destination without a usable position', () => {
