@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadIdentityProofSecret } from '@wayfarer/service-kit';
 import { ensureDatabase } from '@wayfarer/service-kit/pg';
 import { testInfra } from '@wayfarer/test-kit';
 import { DEFAULT_PORTS, STACK, type StackContext, type StackPorts } from './services';
+import { rotatingLog } from './rotating-log';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -115,7 +116,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         return url;
       });
       const logFile = join(logDir, `${proc.name}.log`);
-      const log = createWriteStream(logFile, { flags: 'a' });
+      // rotated by size (10 MB x 3 files), so a long-running stack does not fill the disk
+      const log = rotatingLog(logFile);
       const launch = async () => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
           cwd: join(root, proc.dir),
