@@ -13,9 +13,9 @@
  * limits see ordinary users. At most SOAK_RPS x duration actions, at most 32 in flight, every
  * request with a 30 s timeout.
  *
- * Prints a table of each process's RSS at the end of the warm-up (median of the three samples
- * up to it), at the end (median of the last three), the difference and the least-squares slope
- * after warm-up, then the answers per action and status. Exit 1 when a process's RSS grew by
+ * Prints a table of each process's RSS just after the warm-up and at the end (floor and median
+ * of each window, `report.ts`), the floor's growth, the least-squares slope after warm-up and
+ * the peak, then the answers per action and status. Exit 1 when a process's RSS floor grew by
  * more than SOAK_MAX_GROWTH_MB (default 40) after warm-up, or when more than 1 % of the
  * actions failed (5xx or no answer): a soak that mostly failed says nothing about memory.
  *
@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { jpegWithGps } from '@wayfarer/test-kit/images';
 import { startStack, root } from '../../scripts/stack/stack';
 import { STACK } from '../../scripts/stack/services';
+import { formatRows, rssRows, type Sample } from './report';
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -258,7 +259,6 @@ function count(action: string, status: number | 'error') {
 
 // ---------------------------------------------------------------- the run
 
-type Sample = { t: number; rss: Map<string, number> };
 const samples: Sample[] = [];
 const started = Date.now();
 const sample = () => {
@@ -316,43 +316,15 @@ try {
   sample();
 
   // ------------------------------------------------------------ the report
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-  const afterWarmup = samples.filter((s) => s.t >= WARMUP_MINUTES);
-  const warm = samples.filter((s) => s.t <= WARMUP_MINUTES).slice(-3);
-  const end = samples.slice(-3);
-  const names = STACK.map((p) => p.name);
-  const rows = names.map((name) => {
-    const at = (list: Sample[]) => median(list.map((s) => s.rss.get(name) ?? NaN));
-    const w = at(warm);
-    const e = at(end);
-    const pts = afterWarmup.filter((s) => s.rss.has(name)).map((s) => [s.t, s.rss.get(name)!]);
-    const mx = pts.reduce((a, [x]) => a + x!, 0) / pts.length;
-    const my = pts.reduce((a, [, y]) => a + y!, 0) / pts.length;
-    const slope =
-      pts.reduce((a, [x, y]) => a + (x! - mx) * (y! - my), 0) /
-      pts.reduce((a, [x]) => a + (x! - mx) ** 2, 0);
-    const min = Math.min(...samples.map((s) => s.rss.get(name) ?? Infinity));
-    const max = Math.max(...samples.map((s) => s.rss.get(name) ?? -Infinity));
-    return { name, w, e, growth: e - w, slope, min, max };
-  });
+  const rows = rssRows(
+    samples,
+    STACK.map((p) => p.name),
+    WARMUP_MINUTES,
+  );
   console.log(
     `\nRSS per process (MB): ${MINUTES} min at ${RPS} actions/s, ${USERS} users; warm-up ${WARMUP_MINUTES} min; samples every ${SAMPLE_MS / 1000} s`,
   );
-  const head = ['process', 'warm-up end', 'end', 'growth', 'slope MB/min', 'min', 'max', ''];
-  const table = rows.map((r) => [
-    r.name,
-    r.w.toFixed(1),
-    r.e.toFixed(1),
-    (r.growth >= 0 ? '+' : '') + r.growth.toFixed(1),
-    (r.slope >= 0 ? '+' : '') + r.slope.toFixed(2),
-    r.min.toFixed(1),
-    r.max.toFixed(1),
-    r.growth > MAX_GROWTH_MB ? `FAIL: grew more than ${MAX_GROWTH_MB} MB` : 'ok',
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(head));
-  for (const row of table) console.log(line(row));
+  for (const line of formatRows(rows, MAX_GROWTH_MB)) console.log(line);
 
   let total = 0;
   let failed = 0;
