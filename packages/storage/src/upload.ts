@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,7 +39,7 @@ export interface ImageFormMessages extends MultipartMessages {
 }
 
 export interface ImageFormOptions {
-  /** An existing directory for the spool files (see `withSpoolDir`). */
+  /** An existing directory for the spool files (a `SpoolArea`'s `withRequestDir`). */
   spoolDir: string;
   /** The form's busboy limits (contracts define each form's). */
   limits: MultipartParserLimits;
@@ -175,14 +175,4 @@ async function spool(
   });
   await pipeline(file, sniffer, createWriteStream(path));
   return { bytes, type };
-}
-
-/** Runs `fn` with a fresh directory under `parent`, removed afterwards whatever happens. */
-export async function withSpoolDir<T>(parent: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(parent, 'wayfarer-upload-'));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

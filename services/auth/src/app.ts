@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
-import type { ObjectStore } from '@wayfarer/storage';
+import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
 import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
 import { createSessionIssuer, type SessionIssuer } from './domain/token';
@@ -24,6 +24,8 @@ export interface AuthDeps {
   redis: Redis;
   /** Profile pictures: the private `avatars` bucket. */
   avatars: ObjectStore;
+  /** Where a registration's picture is spooled while it is checked (a directory per request). */
+  spool: SpoolArea;
   /** Ed25519 private key that signs session tokens (service-kit `loadSigningKey`). */
   signingKey: KeyObject;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
@@ -45,6 +47,7 @@ export interface AuthContext {
   redis: Redis;
   users: UsersRepo;
   avatars: ObjectStore;
+  spool: SpoolArea;
   throttle: LoginThrottleStore;
   throttlePolicy: ThrottlePolicy;
   revocations: RevocationStore;
@@ -78,6 +81,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     redis: deps.redis,
     users: new UsersRepo(deps.pool),
     avatars: deps.avatars,
+    spool: deps.spool,
     throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
     throttlePolicy,
     revocations: new RevocationStore(deps.pool, deps.redis),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
-import { bucketEnv, s3Env } from '@wayfarer/storage';
+import { bucketEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -17,6 +17,8 @@ export const AuthEnv = z
     ...kafkaEnv,
     ...s3Env,
     AVATAR_BUCKET: bucketEnv('avatars'),
+    /** Where profile pictures are spooled: one directory per instance, swept of dead instances' files. */
+    SPOOL_DIR: spoolDirEnv('auth'),
     ...identityProofEnv,
     SESSION_PRIVATE_KEY: z.string().optional(),
     SESSION_KEY_DIR: z.string().optional(),

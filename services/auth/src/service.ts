@@ -6,13 +6,21 @@ import {
 } from '@wayfarer/service-kit';
 import { loadSigningKey } from '@wayfarer/service-kit/keys';
 import { createPgPool, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
-import { ObjectStore, s3Connection } from '@wayfarer/storage';
+import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { buildApp } from './app';
 import type { AuthEnv } from './config';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { migrations } from './store/migrations';
 import { connectRedis } from './store/redis';
 import { RevocationStore, startRevocationSync } from './store/revocations';
+
+/**
+ * How often the spool is swept of what dead instances left; and how long another instance's
+ * directory may stay untouched before it counts as dead (a live instance touches its own at
+ * every sweep). On this host a dead instance's directory goes at once, by its pid.
+ */
+export const SPOOL_SWEEP_MS = 10 * 60_000;
+export const SPOOL_STALE_MS = 6 * SPOOL_SWEEP_MS;
 
 export interface AuthServiceOptions {
   /** How the login slowdown waits (default a real timer): tests record the delays instead. */
@@ -21,9 +29,10 @@ export interface AuthServiceOptions {
 
 /**
  * auth's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, Redis, the revocation sync, the avatars bucket, the outbox relay, the
- * app). `main.ts` listens with it; the integration tests boot it with a test env. `close()`
- * closes the app, the relay, the revocation sync, Redis, then the pool.
+ * migrations applied, Redis, the revocation sync, the avatars bucket, the upload spool (swept
+ * on start and every SPOOL_SWEEP_MS), the outbox relay, the app). `main.ts` listens with it; the
+ * integration tests boot it with a test env. `close()` closes the app, the relay, the spool's
+ * sweeps, the spool, the revocation sync, Redis, then the pool.
  */
 export async function createService(env: AuthEnv, options: AuthServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -63,6 +72,21 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
     onClose(() => revocationSync.stop());
     const avatars = ObjectStore.connect({ ...s3Connection(env), bucket: env.AVATAR_BUCKET });
     await avatars.ensureBucket();
+    // registration pictures are spooled here; what a killed instance left goes now and later
+    const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: SPOOL_STALE_MS });
+    onClose(() => spool.close());
+    let sweeping: Promise<void> = Promise.resolve();
+    const sweepSpool = () =>
+      (sweeping = spool.sweep().then(
+        () => undefined,
+        (err: unknown) => logger.warn({ err }, 'could not sweep the upload spool; trying later'),
+      ));
+    await sweepSpool();
+    const sweeps = setInterval(() => void sweepSpool(), SPOOL_SWEEP_MS).unref();
+    onClose(async () => {
+      clearInterval(sweeps);
+      await sweeping; // before the spool's directory is removed
+    });
 
     const kafka = createKafka({ clientId: 'auth', brokers: env.KAFKA_BROKERS, logger });
     const relay = startOutboxRelay({
@@ -79,13 +103,14 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
       pool,
       redis,
       avatars,
+      spool,
       signingKey,
       identityProofSecret,
       relay,
       cookieSecure: env.COOKIE_SECURE,
       sleep: options.sleep,
     });
-    return { app, logger, pool, redis, avatars, relay, signingKey, revocationSync };
+    return { app, logger, pool, redis, avatars, spool, relay, signingKey, revocationSync };
   });
 }
 

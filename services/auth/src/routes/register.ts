@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import argon2 from 'argon2';
 import { RegisterFields, type RegisterResponse } from '@wayfarer/contracts';
 import { HttpError, parse } from '@wayfarer/service-kit';
@@ -10,7 +9,7 @@ import {
   processImage,
   type ImageFile,
 } from '@wayfarer/storage/pipeline';
-import { withSpoolDir, type SpooledImage } from '@wayfarer/storage/upload';
+import type { SpooledImage } from '@wayfarer/storage/upload';
 import { avatarUrl, newAvatarKey } from '../domain/avatar';
 import {
   DUPLICATE_EMAIL_MESSAGE,
@@ -31,10 +30,10 @@ const REQUIRED_MESSAGES = {
 } as const;
 
 export function registerRoute(ctx: AuthContext): void {
-  const { app, users, avatars, pool } = ctx;
+  const { app, users, avatars, pool, spool } = ctx;
 
   app.post('/api/register', (request, reply) =>
-    withSpoolDir(tmpdir(), async (spoolDir) => {
+    spool.withRequestDir(async (spoolDir) => {
       const form = await readRegistrationForm(request, reply, spoolDir);
 
       const missing = REGISTER_TEXT_FIELDS.filter((f) => form.fields[f] === undefined);
