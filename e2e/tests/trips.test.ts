@@ -593,4 +593,95 @@ describe('trips, trip detail, add trip and the journal box', () => {
     await screenshot(page, 'trips-add-destination-375');
     await context.close();
   });
+
+  it('a new trip shows its photos at once and switches them to their display variants without a reload', async () => {
+    const account = await signUp('Photo Traveller');
+    const { context, page } = await openAs(browser, account);
+    const photoAnswers: { url: string; status: number; cache: string | null }[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.startsWith('/api/photos/')) {
+        photoAnswers.push({
+          url: url.pathname + url.search,
+          status: response.status(),
+          cache: response.headers()['cache-control'] ?? null,
+        });
+      }
+    });
+    await page.goto('/addTrip');
+    await mapReady(page);
+    await page.getByLabel('Trip name').fill('Big photos');
+    await pickPlace(page, 'Paris', 'France');
+    // 2000 px wide: the display variant is 1600 px (inside 1600x1600)
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: 'wide.png', mimeType: 'image/png', buffer: makePng(2000) },
+      { name: 'small.png', mimeType: 'image/png', buffer: makePng(90) },
+    ]);
+    await page.getByRole('img', { name: 'small.png' }).waitFor();
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await eventually(() => page.locator('.draft-item').count()).toBe(1);
+    // set in this document: still there at the end means no reload happened
+    await page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+
+    // the trip page's own loads are held until the stand-in has been seen
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/trips/*', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      return route.continue();
+    });
+    await page.getByRole('button', { name: 'Save trip' }).click();
+    await page.waitForURL(/\/trip\/[0-9a-f]{24}$/, { timeout: 30_000 });
+    const tripId = page.url().split('/').pop()!;
+
+    // at once: the created trip's photo under its pending URL, and it loads
+    const thumb = page.locator('.destination-item .trip-thumb img');
+    await thumb.waitFor();
+    const pendingSrc = await thumb.getAttribute('src');
+    expect(pendingSrc).toMatch(new RegExp(`^/api/photos/${tripId}/[0-9a-f]{32}\\?pending=1$`));
+    await eventually(() =>
+      thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
+    const plainSrc = pendingSrc!.replace('?pending=1', '');
+
+    // then the page follows the trip: the variant replaces it, without a reload
+    release();
+    await eventually(() => thumb.getAttribute('src'), 30_000).toBe(plainSrc);
+    await eventually(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+    await page.unroute('**/api/trips/*');
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    // both URLs answered (the pending one with the stand-in, uncached, unless the variant was
+    // ready by then: test/integration/variants.test.ts pins the stand-in down); the variant
+    // is cacheable
+    expect(photoAnswers.map((a) => [a.url, a.status])).toContainEqual([pendingSrc, 200]);
+    expect(photoAnswers).toContainEqual({
+      url: plainSrc,
+      status: 200,
+      cache: 'private, max-age=86400',
+    });
+
+    // the list reads the summary; its pin's carousel loads every photo of the trip
+    await page.getByRole('link', { name: 'Back to Trips' }).click();
+    await page.waitForURL('**/trips');
+    const card = page.getByRole('link', { name: /Big photos/ });
+    await card.waitFor();
+    await eventually(() => card.locator('img').getAttribute('src')).toBe(plainSrc);
+    await mapReady(page);
+    await eventually(() => markerCount(page)).toBe(1);
+    await mapIdle(page);
+    await page.locator('.map-pin[aria-label^="Paris"]').click();
+    await dialog(page).getByRole('heading', { name: 'Paris, France' }).waitFor();
+    const photo = dialog(page).locator('.carousel-photo');
+    await eventually(() => dialog(page).locator('.carousel-count').textContent()).toBe('1 / 2');
+    expect(await photo.getAttribute('src')).toBe(plainSrc);
+    await eventually(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+    await dialog(page).getByRole('button', { name: 'Next photo' }).click();
+    await eventually(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(90);
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(
+      true,
+    );
+    await context.close();
+  });
 });

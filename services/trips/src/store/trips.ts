@@ -91,12 +91,21 @@ export class TripsRepo {
       .toArray() as Promise<TripDoc[]>;
   }
 
-  /** What the list needs of the owner's trips (`SUMMARY`), newest first, live ones only. */
+  /**
+   * What the list needs of the owner's trips (`SUMMARY`), newest first, live ones only. Sorted
+   * here rather than by the server: the local mongo-java-server sorts before it projects (13 ms
+   * for 100 trips of 5 destinations against 1.6 ms unsorted, measured); an owner's trips are a
+   * few hundred at most, and a real MongoDB still finds them through the owner index.
+   */
   async listSummaries(ownerId: string): Promise<TripSummaryDoc[]> {
-    return this.collection
-      .find({ ownerId, ...notDeleted }, SUMMARY)
-      .sort(BY_OWNER_NEWEST)
-      .toArray() as unknown as Promise<TripSummaryDoc[]>;
+    const docs = (await this.collection
+      .find({ ownerId, ...notDeleted }, { projection: { ...SUMMARY.projection, createdAt: 1 } })
+      .toArray()) as unknown as (TripSummaryDoc & { createdAt: Date })[];
+    return docs.sort(
+      (a, b) =>
+        b.createdAt.getTime() - a.createdAt.getTime() ||
+        (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
+    );
   }
 
   /** Live trips with display variants still to be made (at most `limit`). */

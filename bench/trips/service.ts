@@ -1,0 +1,33 @@
+/**
+ * The trips service under measurement for `trips.bench.ts`: booted by its composition root and
+ * listening like `src/main.ts`, in a process of its own, so the bench's client load does not
+ * share its event loop. Answers the parent over IPC: `idle` (once every display variant queued
+ * so far is made).
+ */
+import { loadConfig, serveService } from '@wayfarer/service-kit';
+import { testServiceEnv } from '@wayfarer/test-kit';
+import { TripsEnv } from '../../services/trips/src/config';
+import { createService } from '../../services/trips/src/service';
+
+if (!process.send) throw new Error('run by trips.bench.ts (with IPC)');
+
+const env = loadConfig(
+  TripsEnv,
+  testServiceEnv({
+    MONGO_DB: process.env.MONGO_DB!,
+    PHOTO_BUCKET: process.env.PHOTO_BUCKET!,
+    PORT: process.env.PORT!,
+    HOST: '127.0.0.1',
+    KAFKA_GROUP_PREFIX: process.env.KAFKA_GROUP_PREFIX!,
+    LOG_LEVEL: 'warn',
+    OUTBOX_POLL_MS: '250',
+    ...(process.env.IMAGE_CONCURRENCY ? { IMAGE_CONCURRENCY: process.env.IMAGE_CONCURRENCY } : {}),
+  }),
+);
+const svc = await createService(env, { skipHistory: true });
+await serveService(svc, env);
+
+process.on('message', (msg: { id: number; kind: 'idle' }) => {
+  if (msg.kind === 'idle') void svc.variants.idle().then(() => process.send!({ id: msg.id }));
+});
+process.send({ ready: true });
