@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const Topics = {
   authUser: 'auth.user.v1',
   tripsTrip: 'trips.trip.v1',
-  // produced by the bucketlist service of issue 10 (no producer yet)
+  // produced by bucketlist (item added, visited, itinerary saved); no consumer yet
   bucketlistItem: 'bucketlist.item.v1',
   // consumed by trips and journal; produced by the social service of issue 11 (no producer yet)
   socialFriendship: 'social.friendship.v1',

@@ -6,3 +6,4 @@ export * from './social';
 export * from './journal';
 export * from './places';
 export * from './bodies';
+export * from './bucketlist';

@@ -59,7 +59,10 @@ export const isDecimalNumber = (s: string): boolean => DECIMAL_NUMBER.test(s.tri
 const coordinate = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && isDecimalNumber(value) ? Number(value) : value),
-    z.number({ error: 'must be a decimal number' }).min(min).max(max),
+    z
+      .number({ error: 'must be a decimal number' })
+      .min(min, `must be between ${min} and ${max}`)
+      .max(max, `must be between ${min} and ${max}`),
   );
 
 export const Latitude = coordinate(-90, 90);
