@@ -1,17 +1,75 @@
-import type { MapMarker } from '../map/types';
-import { useMapMarkers } from '../map/MapContext';
-import { PagePlaceholder } from '../components/PagePlaceholder';
+import { useMemo } from 'react';
 import { BucketIcon } from '../components/icons';
+import { BucketItems } from '../bucketlist/components/BucketItems';
+import { BucketSearch } from '../bucketlist/components/BucketSearch';
+import { BucketSkeleton } from '../bucketlist/components/BucketSkeleton';
+import { VisitedHistory } from '../bucketlist/components/VisitedHistory';
+import { BUCKET_TEXTS, bucketMarkers } from '../bucketlist/listState';
+import { useBucketList } from '../bucketlist/useBucketList';
+import { useMapFocus, useMapMarkers } from '../map/MapContext';
+import '../styles/auth.css';
+import '../styles/trips.css';
+import '../styles/bucketlist.css';
 
-const NO_MARKERS: MapMarker[] = [];
-
+/**
+ * The bucket list (`/bucketlist`, spec sections 2, 4, 5 and 8): search for a place and add it,
+ * the unvisited places with a checkbox each, the visited ones as a collapsed history, and every
+ * listed place as a pin on the map (its info window holds the itinerary editor). Rules and
+ * timings live in `src/bucketlist/listState.ts`.
+ */
 export function Component() {
-  // Real markers arrive with this screen's issue; until then the map is empty (0,0, zoom 2).
-  useMapMarkers(NO_MARKERS);
+  const { state, choose, invalid, add, tickOff, retry } = useBucketList();
+  const markers = useMemo(() => bucketMarkers(state), [state]);
+  useMapMarkers(markers);
+  const focus = useMapFocus();
+  const count = state.entries.filter((e) => !e.removing).length;
+
+  let body;
+  if (state.load === 'loading') {
+    body = <BucketSkeleton />;
+  } else if (state.load === 'failed') {
+    body = (
+      <div className="state-card state-card--error">
+        <p role="alert">{BUCKET_TEXTS.loadFailed}</p>
+        <button type="button" className="btn btn-ghost" onClick={retry}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (state.entries.length === 0) {
+    body = (
+      <div className="state-card">
+        <span className="state-icon" aria-hidden="true">
+          <BucketIcon />
+        </span>
+        <p className="state-text">{BUCKET_TEXTS.empty}</p>
+      </div>
+    );
+  } else {
+    body = <BucketItems entries={state.entries} onTick={tickOff} onShow={focus} />;
+  }
+
   return (
-    <PagePlaceholder title="Bucket List" icon={<BucketIcon />}>
-      Your bucket list arrives soon: search for places you dream of visiting and plan an itinerary
-      for each.
-    </PagePlaceholder>
+    <section className="page bucket-page" aria-labelledby="page-title">
+      <header className="page-header">
+        <h1 id="page-title">Bucket List</h1>
+        <p className="page-subtitle" aria-live="polite">
+          {state.load === 'ready' && count > 0
+            ? `${count} place${count === 1 ? '' : 's'} to visit · open a pin to plan an itinerary`
+            : 'Places you dream of visiting, pinned on the map.'}
+        </p>
+      </header>
+      <BucketSearch
+        chosen={state.choice !== null}
+        adding={state.adding}
+        error={state.addError}
+        resetKey={state.addedCount}
+        onChoose={choose}
+        onInvalid={invalid}
+        onAdd={() => void add()}
+      />
+      {body}
+      {state.load === 'ready' ? <VisitedHistory items={state.visited} /> : null}
+    </section>
   );
 }

@@ -20,6 +20,7 @@ import { MapPanel } from '../map/MapPanel';
 import { MarkerPhotosContext } from '../map/MarkerPhotos';
 import { useTripPhotos } from '../trips/useTripPhotos';
 import { renderJournal } from '../journal/renderJournal';
+import { renderItinerary } from '../bucketlist/renderItinerary';
 import '../styles/layout.css';
 
 export interface UserDetails {
@@ -118,6 +119,7 @@ export function Component() {
             <MapPanel
               user={{ name: user?.username, picture: user?.profilePicture }}
               renderJournal={renderJournal}
+              renderItinerary={renderItinerary}
             />
           </MarkerPhotosContext.Provider>
         </div>
