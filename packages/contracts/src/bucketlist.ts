@@ -92,7 +92,7 @@ export const ItineraryInput = z.object({
     .string({ error: 'bucketListId is required.' })
     .trim()
     .min(1, 'bucketListId is required.')
-    .max(100),
+    .max(100, 'bucketListId is too long.'),
   itinerary: z
     .array(ItineraryEntry, { error: 'The itinerary must be a list of strings.' })
     .max(

@@ -1,0 +1,84 @@
+import type { Kafka } from 'kafkajs';
+import { readEvent, Topics, TripCreated, type EventEnvelope } from '@wayfarer/contracts';
+import {
+  startConsumerInBackground,
+  type BackgroundConsumer,
+  type Logger,
+} from '@wayfarer/service-kit';
+import { idempotentHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import { placesVisitedBy } from '../domain/visits';
+import type { ItemsStore } from '../store/items';
+
+/**
+ * bucketlist's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
+ * (`groupId(env, name)`), its Kafka consumer group.
+ */
+export const CONSUMERS = { trips: 'bucketlist-trips' } as const;
+
+/**
+ * Applies one trips event, in the transaction that records it as processed: `trip.created`
+ * marks the owner's unvisited places within VISIT_RADIUS_KM of one of its destinations
+ * visited by that trip (at the event's time), with one `bucketlist.item.visited` each.
+ * Everything else, `trip.deleted` included, changes nothing: a place once travelled to stays
+ * visited. Returns how many places it ticked off.
+ */
+export async function applyTripEvent(
+  client: PoolClient,
+  items: ItemsStore,
+  event: EventEnvelope,
+): Promise<number> {
+  const created = readEvent(TripCreated, event);
+  if (!created) return 0;
+  const { tripId, ownerId, name, destinations } = created.payload;
+  if (destinations.length === 0) return 0;
+  const ids = placesVisitedBy(await items.unvisited(client, ownerId), destinations);
+  const visited = await items.visitByTrip(
+    client,
+    ownerId,
+    ids,
+    { tripId, name },
+    new Date(created.occurredAt),
+  );
+  return visited.length;
+}
+
+export interface TripConsumerOptions {
+  kafka: Kafka;
+  pool: Pool;
+  items: ItemsStore;
+  logger: Logger;
+  /** `groupId(env, CONSUMERS.trips)` */
+  groupId: string;
+  /** Called after an event ticked places off (the relay's kick: their events go at once). */
+  onVisited?: () => void;
+  /** Tests only: a new group starts at the topic's end as of now (service-kit). */
+  skipHistory?: boolean;
+  maxRetryDelayMs?: number;
+}
+
+/**
+ * The trips consumer: each event applied once (service-kit's PostgreSQL idempotent handler, its
+ * marker in the same transaction as the change), joined in the background so HTTP is served
+ * while Kafka is away. A payload failing its schema is logged and skipped (service-kit).
+ */
+export function startTripConsumer(options: TripConsumerOptions): BackgroundConsumer {
+  const { pool, items, logger } = options;
+  return startConsumerInBackground({
+    kafka: options.kafka,
+    logger,
+    groupId: options.groupId,
+    topics: [Topics.tripsTrip],
+    skipHistory: options.skipHistory,
+    maxRetryDelayMs: options.maxRetryDelayMs,
+    handle: async (event) => {
+      let ticked = 0;
+      const apply = idempotentHandler(pool, CONSUMERS.trips, async (client, e) => {
+        ticked = await applyTripEvent(client, items, e);
+      });
+      if ((await apply(event)) && ticked > 0) {
+        logger.info({ eventId: event.id, places: ticked }, 'places visited by a trip');
+        options.onVisited?.();
+      }
+    },
+  });
+}
