@@ -60,20 +60,20 @@ describe('bucket list state', () => {
     expect(bucketReducer(state, { type: 'add-start' })).toBe(state); // no second request
   });
 
-  it('an added place comes first, highlighted until the highlight ends, and the box resets', () => {
+  it('an added place comes last (as the server orders it), highlighted until the highlight ends, and the box resets', () => {
     const state = run([
       loaded([item('a')]),
       { type: 'choose', choice },
       { type: 'add-start' },
       { type: 'added', item: item('k', { place: choice.place }) },
     ]);
-    expect(ids(state)).toEqual(['k', 'a']);
-    expect(state.entries[0]!.highlighted).toBe(true);
+    expect(ids(state)).toEqual(['a', 'k']);
+    expect(state.entries[1]!.highlighted).toBe(true);
     expect(state.choice).toBeNull();
     expect(state.adding).toBe(false);
     expect(state.addedCount).toBe(1);
     const after = bucketReducer(state, { type: 'highlight-end', id: 'k' });
-    expect(after.entries[0]!.highlighted).toBe(false);
+    expect(after.entries[1]!.highlighted).toBe(false);
   });
 
   it('a failed add keeps the choice and says so', () => {
@@ -157,10 +157,10 @@ describe('bucket list state', () => {
       ],
       state,
     );
-    expect(ids(state)).toEqual(['k', 'b']);
+    expect(ids(state)).toEqual(['b', 'k']);
     // the old answer: no 'k' yet, 'a' still unvisited
     state = bucketReducer(state, loaded([item('a'), item('b')], askedAt));
-    expect(ids(state)).toEqual(['k', 'b']);
+    expect(ids(state)).toEqual(['b', 'k']);
     // a newer answer without 'k' means it is gone on the server
     state = bucketReducer(state, loaded([item('b')], state.version));
     expect(ids(state)).toEqual(['b']);
@@ -173,8 +173,8 @@ describe('bucket list state', () => {
       { type: 'added', item: item('k') },
       loaded([item('a'), item('b'), item('k'), item('n')], 0),
     ]);
-    // shown entries keep their place; one new to the screen (added elsewhere) comes first
-    expect(ids(state)).toEqual(['n', 'k', 'a', 'b']);
+    // shown entries keep their place; one new to the screen (added elsewhere) comes last
+    expect(ids(state)).toEqual(['a', 'b', 'k', 'n']);
     expect(state.entries.find((e) => e.item._id === 'a')!.removing).not.toBeNull();
     expect(state.entries.find((e) => e.item._id === 'k')!.highlighted).toBe(true);
   });

@@ -107,7 +107,7 @@ function byVisitedDesc(a: BucketItem, b: BucketItem): number {
 /**
  * Merges a server answer into the screen, keeping what happened locally since it was asked:
  * entries already shown keep their place and their phase (highlight, animating out, 'Unknown'),
- * places new to the screen come first (the first answer keeps the server's order).
+ * places new to the screen come last, as the server orders them (oldest first).
  */
 function merge(state: BucketState, items: BucketItem[], startedAt: number): BucketState {
   const gone = new Set(state.gone);
@@ -125,7 +125,7 @@ function merge(state: BucketState, items: BucketItem[], startedAt: number): Buck
       kept.push(entry);
     }
   }
-  const entries = [...Array.from(fresh.values(), fromServer), ...kept];
+  const entries = [...kept, ...Array.from(fresh.values(), fromServer)];
   const visited = items.filter((item) => item.isVisited).sort(byVisitedDesc);
   return { ...state, load: 'ready', entries, visited };
 }
@@ -180,7 +180,8 @@ export function bucketReducer(state: BucketState, action: BucketAction): BucketS
         choice: null,
         version,
         addedCount: state.addedCount + 1,
-        entries: [entry, ...state.entries.filter((e) => e.item._id !== action.item._id)],
+        // last, where the server's list (oldest first) puts it after a reload
+        entries: [...state.entries.filter((e) => e.item._id !== action.item._id), entry],
       };
     }
     case 'add-failed':

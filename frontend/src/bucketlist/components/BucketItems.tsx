@@ -1,4 +1,4 @@
-import { useRef, type CSSProperties } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { PinIcon } from '../../components/icons';
 import {
   BUCKET_HIGHLIGHT_MS,
@@ -30,6 +30,15 @@ const TIMINGS = {
 export function BucketItems({ entries, onTick, onShow }: BucketItemsProps) {
   const listRef = useRef<HTMLUListElement>(null);
 
+  // A new place is added last: bring it into view while it is highlighted.
+  const newest = entries.findLast((e) => e.highlighted)?.item._id;
+  useEffect(() => {
+    if (!newest) return;
+    listRef.current
+      ?.querySelector(`[data-id="${CSS.escape(newest)}"]`)
+      ?.scrollIntoView({ block: 'nearest' });
+  }, [newest]);
+
   /** Focus stays in the list: on the next item's checkbox, else the previous one, else the list. */
   const moveFocusFrom = (box: HTMLInputElement) => {
     const list = listRef.current;
@@ -60,7 +69,12 @@ export function BucketItems({ entries, onTick, onShow }: BucketItemsProps) {
           .filter(Boolean)
           .join(' ');
         return (
-          <li key={entry.item._id} className={classes} aria-hidden={removing || undefined}>
+          <li
+            key={entry.item._id}
+            data-id={entry.item._id}
+            className={classes}
+            aria-hidden={removing || undefined}
+          >
             <div className="bucket-item-inner">
               <input
                 type="checkbox"
