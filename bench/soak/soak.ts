@@ -44,7 +44,14 @@ const MAX_IN_FLIGHT = 32;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PASSWORD = 'a long soak password';
 
-const PORTS = { gateway: 28080, auth: 24001, trips: 24002, journal: 24005, places: 24007 };
+const PORTS = {
+  gateway: 28080,
+  auth: 24001,
+  trips: 24002,
+  bucketlist: 24003,
+  journal: 24005,
+  places: 24007,
+};
 
 // the soak stack's gateway sits behind "a proxy" on loopback: each user gets its own address
 process.env.TRUST_PROXY ??= '127.0.0.1';

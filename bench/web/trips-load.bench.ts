@@ -22,7 +22,14 @@ import sharp from 'sharp';
 import { startStack } from '../../scripts/stack/stack';
 import { recordBudget } from '../lib/results';
 
-const PORTS = { gateway: 38080, auth: 34001, trips: 34002, journal: 34005, places: 34007 };
+const PORTS = {
+  gateway: 38080,
+  auth: 34001,
+  trips: 34002,
+  bucketlist: 34003,
+  journal: 34005,
+  places: 34007,
+};
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
 const BYTES_BUDGET = 1_000_000;
 const FIRST_MARKER_RATIO = 1.5;

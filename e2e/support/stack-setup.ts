@@ -17,6 +17,7 @@ export const E2E_PORTS = {
   gateway: 18080,
   auth: 14001,
   trips: 14002,
+  bucketlist: 14003,
   journal: 14005,
   places: 14007,
 };

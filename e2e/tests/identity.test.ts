@@ -20,6 +20,15 @@ let victim: Account;
 let trip: TripSummary;
 let destinationId: string;
 const JOURNAL = 'Written by the owner.';
+let placeId: string;
+const ITINERARY = ['Planned by the owner.'];
+
+const saveItinerary = (itinerary: string[]) =>
+  api('/api/itinerary', victim, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ bucketListId: placeId, itinerary }),
+  });
 
 beforeAll(async () => {
   victim = await signUp('Victim', 'identity');
@@ -41,6 +50,14 @@ beforeAll(async () => {
     body: JSON.stringify({ destinationId, content: JOURNAL }),
   });
   expect(saved.status).toBe(200);
+  const place = await api('/api/bucketlist', victim, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ place: 'Porto, Portugal', latitude: 41.15, longitude: -8.61 }),
+  });
+  expect(place.status).toBe(201);
+  placeId = ((await place.json()) as { data: { _id: string } }).data._id;
+  expect((await saveItinerary(ITINERARY)).status).toBe(200);
 });
 
 interface Attack {
@@ -65,6 +82,19 @@ const attacks: [string, Attack][] = [
       method: 'POST',
       path: () => '/api/journal',
       body: () => JSON.stringify({ destinationId, content: 'overwritten by an attacker' }),
+    },
+  ],
+  [
+    'bucketlist: list her places',
+    { service: 'bucketlist', method: 'GET', path: () => '/api/bucketlist' },
+  ],
+  [
+    'bucketlist: overwrite her itinerary',
+    {
+      service: 'bucketlist',
+      method: 'POST',
+      path: () => '/api/itinerary',
+      body: () => JSON.stringify({ bucketListId: placeId, itinerary: ['by an attacker'] }),
     },
   ],
   [
@@ -127,11 +157,16 @@ describe('a service port reached directly', () => {
       });
       expect(restored.status).toBe(200);
     }
+    if (attack.service === 'bucketlist' && attack.method === 'POST') {
+      expect((await saveItinerary(ITINERARY)).status).toBe(200);
+    }
   });
 
-  it('changed nothing: her journal still holds her text', async () => {
+  it('changed nothing: her journal and her itinerary still hold her text', async () => {
     const res = await api(`/api/journal/${destinationId}`, victim);
     expect(((await res.json()) as { content: string }).content).toBe(JOURNAL);
+    const itinerary = await api(`/api/itinerary/${placeId}`, victim);
+    expect(((await itinerary.json()) as { itinerary: string[] }).itinerary).toEqual(ITINERARY);
   });
 
   it('a proof the gateway signed is accepted on the port, for its own request only', async () => {
@@ -146,7 +181,7 @@ describe('a service port reached directly', () => {
   });
 
   it('the probes answer without a proof', async () => {
-    for (const service of ['auth', 'trips', 'journal', 'places'] as const) {
+    for (const service of ['auth', 'trips', 'bucketlist', 'journal', 'places'] as const) {
       expect((await fetch(serviceUrl(service, '/healthz'))).status, service).toBe(200);
     }
   });

@@ -6,6 +6,7 @@ export interface StackPorts {
   gateway: number;
   auth: number;
   trips: number;
+  bucketlist: number;
   journal: number;
   places: number;
 }
@@ -14,6 +15,7 @@ export const DEFAULT_PORTS: StackPorts = {
   gateway: 8080,
   auth: 4001,
   trips: 4002,
+  bucketlist: 4003,
   journal: 4005,
   places: 4007,
 };
@@ -86,6 +88,17 @@ export const STACK: StackProcess[] = [
     }),
   },
   {
+    name: 'bucketlist',
+    dir: 'services/bucketlist',
+    port: (ctx) => ctx.ports.bucketlist,
+    databases: ['bucketlist'],
+    env: (ctx, db) => ({
+      ...common(ctx, ctx.ports.bucketlist),
+      DATABASE_URL: db('bucketlist'),
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+    }),
+  },
+  {
     name: 'journal',
     dir: 'services/journal',
     port: (ctx) => ctx.ports.journal,
@@ -112,6 +125,7 @@ export const STACK: StackProcess[] = [
       REDIS_URL: ctx.infra.redisUrl,
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
       TRIPS_URL: `http://127.0.0.1:${ctx.ports.trips}`,
+      BUCKETLIST_URL: `http://127.0.0.1:${ctx.ports.bucketlist}`,
       JOURNAL_URL: `http://127.0.0.1:${ctx.ports.journal}`,
       PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),

@@ -6,6 +6,11 @@ export const BucketListEnv = z.object({
   ...commonEnv,
   PORT: z.coerce.number().int().min(1).max(65535).default(4003),
   DATABASE_URL: z.string().min(1),
+  /**
+   * Optional: the PostgreSQL server as an admin may reach it (compose). When set, the database
+   * DATABASE_URL names is created on start if it is missing; production provisions it instead.
+   */
+  PG_URL: z.string().min(1).optional(),
   ...kafkaEnv,
   ...identityProofEnv,
 });

@@ -5,7 +5,7 @@ import {
   groupId,
   loadIdentityProofSecret,
 } from '@wayfarer/service-kit';
-import { createPgPool, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
+import { createPgPool, ensureDatabase, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { BucketListEnv } from './config';
 import { PUBLISHED_TOPICS } from './events/outbox';
@@ -27,6 +27,9 @@ export async function createService(env: BucketListEnv, options: BucketListServi
     const logger = createLogger('bucketlist', env.LOG_LEVEL);
     const identityProofSecret = loadIdentityProofSecret(env);
 
+    if (env.PG_URL) {
+      await ensureDatabase(env.PG_URL, new URL(env.DATABASE_URL).pathname.slice(1));
+    }
     const pool = createPgPool(env.DATABASE_URL);
     onClose(() => pool.end());
     await migrate(pool, migrations);
