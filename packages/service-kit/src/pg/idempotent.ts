@@ -4,8 +4,8 @@ import type { Migration } from './migrate';
 import { withTransaction } from './pool';
 
 /**
- * Table of events a consumer has already applied. No service consumes into PostgreSQL yet:
- * bucketlist (issue 10, trip events) and social (issue 11, user and trip events) will.
+ * Table of events a consumer has already applied: bucketlist's (trip events); social's
+ * (issue 11, user and trip events) will be next.
  */
 export const processedEventsMigration: Migration = {
   id: '000_processed_events',
