@@ -65,7 +65,7 @@ function largestValue(name: string, bytes: number): string {
   const key = /\[(\w+)\]$/.exec(name)?.[1] ?? name;
   const pad = (s: string) => s + ' '.repeat(bytes - utf8(s)); // names are trimmed
   if (key === 'story') return '€'.repeat(TripLimits.storyMax); // 3 bytes each: the largest story
-  if (key === 'startDate' || key === 'endDate') return `2026-04-01T${'0'.repeat(bytes - 11)}`;
+  if (key === 'startDate' || key === 'endDate') return pad('2026-04-01');
   if (key === 'latitude' || key === 'longitude') return pad(key === 'latitude' ? '38.72' : '-9.14');
   return pad(name === 'name' ? 'The largest trip' : `Place ${name.slice(13, 15)}`);
 }
