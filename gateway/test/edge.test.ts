@@ -64,7 +64,7 @@ function send(
     let clientError: Error | null = null;
     let response: Omit<RawResponse, 'clientError'> | null = null;
     let settled = false;
-    const settle = () => {
+    const resolveAnswer = () => {
       if (settled || !response) return;
       settled = true;
       resolve({ ...response, clientError });
@@ -88,9 +88,9 @@ function send(
       res.on('end', () => {
         response = { status: res.statusCode ?? 0, headers: res.headers, body };
         // the connection's fate is part of the answer: wait for the socket to close or idle
-        if (res.headers.connection === 'close') req.socket?.once('close', settle);
-        else settle();
-        if (req.socket?.destroyed) settle();
+        if (res.headers.connection === 'close') req.socket?.once('close', resolveAnswer);
+        else resolveAnswer();
+        if (req.socket?.destroyed) resolveAnswer();
       });
     });
     const write = async () => {
