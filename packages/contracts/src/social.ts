@@ -11,7 +11,7 @@ export function friendshipId(a: string, b: string): string {
 
 const Pair = z.object({ userIds: z.tuple([z.string(), z.string()]) });
 
-/** Published by the social service of issue 11 (no producer or consumer yet). */
+/** Published by social when a user asks another (no consumer yet). */
 export const FriendRequested = defineEvent({
   topic: Topics.socialFriendship,
   type: 'friend.requested',
@@ -32,3 +32,141 @@ export const FriendshipRemoved = defineEvent({
   version: 1,
   payload: Pair,
 });
+
+/*
+ * The social service's API (spec sections 3 and 7; issue 11). Field names are the spec's.
+ */
+
+/** Limits of the social API, shared by the client and the service. */
+export const SocialLimits = {
+  /** `GET /api/search-users?query=`: longer queries are refused with 400. */
+  searchQueryMax: 100,
+  /** At most this many users in one search answer (best matches first: by name). */
+  searchResultsMax: 20,
+} as const;
+
+/** What the service answers (`{message}`), and the screens may show. */
+export const SocialMessages = {
+  requestSent: 'Friend request sent.',
+  /** `add-friend` to someone who had already asked the caller: the request becomes a friendship. */
+  nowFriends: 'You are now friends.',
+  alreadyFriends: 'You are already friends.',
+  notYourself: 'You cannot add yourself as a friend.',
+  userNotFound: 'User not found.',
+  requestNotFound: 'Friend request not found.',
+  requestDeclined: 'Friend request declined.',
+  notFriends: 'You are not friends with this user.',
+  unfriended: 'Friend removed.',
+  queryTooLong: `Search query must be at most ${SocialLimits.searchQueryMax} characters.`,
+} as const;
+
+/**
+ * A destination of a friend's trip, as `GET /api/friends` answers it (spec: Destination, with
+ * `_id`; the map marker needs lat/lng, dates and photos). Like trips' `TripSummary`, `story` is the
+ * story's preview (100 characters then `...`): the friend's info window reads the full text from
+ * `GET /api/journal/{destinationId}`, read-only. Unlike `TripSummary`, `photos` holds every photo
+ * (the friend info window's carousel cannot ask trips for the friend's trip): the plain
+ * `/api/photos/<trip>/<photo>` URLs, which trips serves to the owner's friends.
+ */
+export const FriendDestination = z.object({
+  _id: z.string(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  startDate: z.string(),
+  endDate: z.string(),
+  photos: z.array(z.string()),
+  story: z.string(),
+});
+export type FriendDestination = z.infer<typeof FriendDestination>;
+
+export const FriendTrip = z.object({
+  _id: z.string(),
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  destinations: z.array(FriendDestination),
+});
+export type FriendTrip = z.infer<typeof FriendTrip>;
+
+/**
+ * A friend (spec: Friend): `picture` is the profile picture URL auth announced, or contracts'
+ * DEFAULT_AVATAR. `trips` newest first.
+ */
+export const Friend = z.object({
+  id: z.string(),
+  name: z.string(),
+  picture: z.string(),
+  trips: z.array(FriendTrip),
+});
+export type Friend = z.infer<typeof Friend>;
+
+/** `GET /api/friends`: the caller's friends by name, each with their trips. */
+export const FriendsResponse = z.array(Friend);
+export type FriendsResponse = z.infer<typeof FriendsResponse>;
+
+/** A request someone sent to the caller (spec: Friend request), `_id` being the sender's id. */
+export const FriendRequest = z.object({ _id: z.string(), name: z.string(), picture: z.string() });
+export type FriendRequest = z.infer<typeof FriendRequest>;
+
+/** `GET /api/friendRequests`: requests addressed to the caller, oldest first. */
+export const FriendRequestsResponse = z.array(FriendRequest);
+export type FriendRequestsResponse = z.infer<typeof FriendRequestsResponse>;
+
+/** `POST /api/acceptFriend/{senderId}`: the new friend, with their trips, for the list. */
+export const AcceptFriendResponse = z.object({ newFriend: Friend });
+export type AcceptFriendResponse = z.infer<typeof AcceptFriendResponse>;
+
+/** A friend without trips (`GET /api/getUserFriends`). */
+export const FriendSummary = Friend.omit({ trips: true });
+export type FriendSummary = z.infer<typeof FriendSummary>;
+
+/** `GET /api/getUserFriends`: the caller's id and friends (by name), without trips. */
+export const UserFriendsResponse = z.object({
+  userId: z.string(),
+  friends: z.array(FriendSummary),
+});
+export type UserFriendsResponse = z.infer<typeof UserFriendsResponse>;
+
+/**
+ * Where the caller stands with a user found by search: `none` (Add sends a request),
+ * `pending` (the caller already asked them), `incoming` (they asked the caller: Add makes them
+ * friends at once). Existing friends and the caller are never in the results.
+ */
+export const SearchUserStatus = z.enum(['none', 'pending', 'incoming']);
+export type SearchUserStatus = z.infer<typeof SearchUserStatus>;
+
+export const SearchUser = z.object({
+  _id: z.string(),
+  name: z.string(),
+  picture: z.string(),
+  status: SearchUserStatus,
+});
+export type SearchUser = z.infer<typeof SearchUser>;
+
+/**
+ * `GET /api/search-users?query=`: users whose name contains the query, ignoring case and accents
+ * (`%`, `_`, `\` and regex characters match themselves), by name, at most
+ * `SocialLimits.searchResultsMax`. A blank query answers `{users: []}`.
+ */
+export const SearchUsersResponse = z.object({ users: z.array(SearchUser) });
+export type SearchUsersResponse = z.infer<typeof SearchUsersResponse>;
+
+/**
+ * `POST /api/add-friend/{id}`: `requested` (a request is pending; asking again answers the same
+ * 200 and sends nothing new) or `friends` (they had asked the caller: now friends).
+ * Errors: 400 yourself, 404 unknown user, 409 already friends.
+ */
+export const AddFriendResponse = z.object({
+  status: z.enum(['requested', 'friends']),
+  message: z.string(),
+});
+export type AddFriendResponse = z.infer<typeof AddFriendResponse>;
+
+/**
+ * `POST /api/declineFriend/{senderId}` and `DELETE /api/friends/{id}` (unfriend; not in the
+ * spec) answer `{message}`; every error answers `{message}` too (404 when there is no such
+ * request or friendship: a request addressed to someone else is not the caller's to answer).
+ */
+export const SocialMessageResponse = z.object({ message: z.string() });
+export type SocialMessageResponse = z.infer<typeof SocialMessageResponse>;
