@@ -31,7 +31,7 @@ export const BUCKET_TEXTS = {
   unknown: 'Unknown',
   loadFailed: 'Could not load your bucket list.',
   addFailed: 'Could not add this place. Please try again.',
-  removeFailed: 'Could not tick this place off. Please try again.',
+  removeFailed: (place: string) => `Could not tick ${place} off. Please try again.`,
 } as const;
 
 /** One listed item and what is happening to it on screen. */

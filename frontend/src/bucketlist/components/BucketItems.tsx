@@ -93,14 +93,18 @@ export function BucketItems({ entries, onTick, onShow }: BucketItemsProps) {
                 onClick={() => onShow(entry.item._id)}
                 title="Show on the map"
               >
-                <span className="bucket-place-name">{label}</span>
-                {entry.unknown ? (
-                  <span className="bucket-place-note">{BUCKET_TEXTS.removeFailed}</span>
-                ) : null}
+                <span className="bucket-place-text">
+                  <span className="bucket-place-name">{label}</span>
+                  {entry.unknown ? (
+                    <span className="bucket-place-note">
+                      {BUCKET_TEXTS.removeFailed(entry.item.place)}
+                    </span>
+                  ) : null}
+                </span>
+                <span className="bucket-pin" aria-hidden="true">
+                  <PinIcon />
+                </span>
               </button>
-              <span className="bucket-pin" aria-hidden="true">
-                <PinIcon />
-              </span>
             </div>
           </li>
         );
