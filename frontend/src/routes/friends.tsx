@@ -1,16 +1,131 @@
-import type { MapMarker } from '../map/types';
-import { useMapMarkers } from '../map/MapContext';
-import { PagePlaceholder } from '../components/PagePlaceholder';
-import { FriendsIcon } from '../components/icons';
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { FriendsIcon, PlusIcon } from '../components/icons';
+import { Toast } from '../components/Toast';
+import { FriendList } from '../friends/components/FriendList';
+import { FriendsSkeleton } from '../friends/components/FriendsSkeleton';
+import { RequestList } from '../friends/components/RequestList';
+import { FRIENDS_TEXTS, friendMarkers } from '../friends/friendsState';
+import { useFriends } from '../friends/useFriends';
+import { useMapFocus, useMapMarkers } from '../map/MapContext';
+import '../styles/trips.css';
+import '../styles/friends.css';
 
-const NO_MARKERS: MapMarker[] = [];
-
+/**
+ * Friends (`/friends`, spec sections 2, 4 and 8): friend requests with Accept and Decline, the
+ * friends with their pictures, a Message action (`/messages/{id}` with the friend in navigation
+ * state) and an Unfriend action each, and every friend's destination as a pin on the map (the
+ * friend variant of the info window: their picture and name, photos, read-only journal). Rules
+ * live in `src/friends/friendsState.ts`.
+ */
 export function Component() {
-  // Real markers arrive with this screen's issue; until then the map is empty (0,0, zoom 2).
-  useMapMarkers(NO_MARKERS);
+  const f = useFriends();
+  const { state } = f;
+  const navigate = useNavigate();
+  const focus = useMapFocus();
+  const markers = useMemo(() => friendMarkers(state.friends), [state.friends]);
+  useMapMarkers(markers);
+
+  let friends;
+  if (state.friendsLoad === 'loading') {
+    friends = <FriendsSkeleton />;
+  } else if (state.friendsLoad === 'failed') {
+    friends = (
+      <div className="state-card state-card--error">
+        <p role="alert">{FRIENDS_TEXTS.loadFailed}</p>
+        <button type="button" className="btn btn-ghost" onClick={f.retry}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (state.friends.length === 0) {
+    friends = (
+      <div className="state-card">
+        <span className="state-icon" aria-hidden="true">
+          <FriendsIcon />
+        </span>
+        <p className="state-text">{FRIENDS_TEXTS.empty}</p>
+        <div className="state-actions">
+          <Link to="/addFriends" className="btn btn-primary">
+            <PlusIcon />
+            Add Friends
+          </Link>
+        </div>
+      </div>
+    );
+  } else {
+    friends = (
+      <FriendList
+        friends={state.friends}
+        onMessage={(friend) =>
+          navigate(`/messages/${encodeURIComponent(friend.id)}`, {
+            state: { friend: { id: friend.id, name: friend.name, picture: friend.picture } },
+          })
+        }
+        onUnfriend={f.askUnfriend}
+        onShow={focus}
+      />
+    );
+  }
+
+  const pending = state.unfriend;
   return (
-    <PagePlaceholder title="Friends" icon={<FriendsIcon />}>
-      Friends arrive soon: your friends list, friend requests and their journeys on the map.
-    </PagePlaceholder>
+    <section className="page friends-page" aria-labelledby="page-title">
+      <header className="page-header page-header--row">
+        <div>
+          <h1 id="page-title">Friends</h1>
+          <p className="page-subtitle" aria-live="polite">
+            {state.friendsLoad === 'ready' && state.friends.length > 0
+              ? `${state.friends.length} friend${state.friends.length === 1 ? '' : 's'} · ${markers.length} destination${markers.length === 1 ? '' : 's'} on the map`
+              : 'Your friends’ journeys, pinned on the map.'}
+          </p>
+        </div>
+        <Link to="/addFriends" className="btn btn-primary">
+          <PlusIcon />
+          Add Friends
+        </Link>
+      </header>
+
+      {state.requestsLoad === 'failed' ? (
+        <div className="state-card state-card--error friends-requests-error">
+          <p role="alert">{FRIENDS_TEXTS.requestsFailed}</p>
+          <button type="button" className="btn btn-ghost" onClick={f.retry}>
+            Try again
+          </button>
+        </div>
+      ) : state.requests.length > 0 ? (
+        <section className="friends-section" aria-labelledby="requests-title">
+          <h2 id="requests-title" className="section-title">
+            Friend requests <span className="count-badge">{state.requests.length}</span>
+          </h2>
+          <RequestList entries={state.requests} onAccept={f.accept} onDecline={f.decline} />
+        </section>
+      ) : null}
+
+      <section className="friends-section" aria-labelledby="friends-title">
+        <h2 id="friends-title" className="section-title">
+          Your friends
+        </h2>
+        {friends}
+      </section>
+
+      <ConfirmDialog
+        open={pending !== null}
+        title={FRIENDS_TEXTS.confirmUnfriend(pending?.friend.name ?? '')}
+        description={FRIENDS_TEXTS.unfriendDetail}
+        confirmLabel="Unfriend"
+        cancelLabel="Cancel"
+        busy={pending?.busy}
+        error={pending?.error}
+        onConfirm={f.confirmUnfriend}
+        onCancel={f.cancelUnfriend}
+      />
+      {state.notice ? (
+        <div className="toast-region">
+          <Toast message={state.notice} tone="success" timeout={4000} onDismiss={f.dismissNotice} />
+        </div>
+      ) : null}
+    </section>
   );
 }

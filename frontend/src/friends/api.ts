@@ -1,0 +1,76 @@
+import type {
+  AcceptFriendResponse,
+  AddFriendResponse,
+  Friend,
+  FriendRequest,
+  SearchUser,
+  SearchUsersResponse,
+} from '@wayfarer/contracts';
+import { apiFetch } from '../api/client';
+
+export type {
+  Friend,
+  FriendDestination,
+  FriendRequest,
+  FriendTrip,
+  SearchUser,
+} from '@wayfarer/contracts';
+
+/**
+ * The social calls of the friends screens (spec section 7, plus unfriending), answers as the
+ * contract types them: `GET /api/friends`, `GET /api/friendRequests`,
+ * `POST /api/acceptFriend/{id}` (`{newFriend}`), `POST /api/declineFriend/{id}`,
+ * `DELETE /api/friends/{id}`, `GET /api/search-users?query=` (`{users}`),
+ * `POST /api/add-friend/{id}`.
+ */
+
+const path = (prefix: string, id: string) => `${prefix}/${encodeURIComponent(id)}`;
+
+function list<T>(value: unknown, what: string): T[] {
+  if (!Array.isArray(value)) throw new Error(`Unexpected ${what} answer`);
+  return value as T[];
+}
+
+export async function fetchFriends(signal?: AbortSignal): Promise<Friend[]> {
+  return list<Friend>(await apiFetch<unknown>('/api/friends', { signal }), 'friends');
+}
+
+export async function fetchFriendRequests(signal?: AbortSignal): Promise<FriendRequest[]> {
+  return list<FriendRequest>(
+    await apiFetch<unknown>('/api/friendRequests', { signal }),
+    'friend requests',
+  );
+}
+
+/** Accepts the request of sender `id`: the new friend, with their trips. */
+export async function acceptFriend(id: string): Promise<Friend | null> {
+  const answer = await apiFetch<Partial<AcceptFriendResponse> | null>(
+    path('/api/acceptFriend', id),
+    { method: 'POST' },
+  );
+  return answer?.newFriend ?? null;
+}
+
+export async function declineFriend(id: string): Promise<void> {
+  await apiFetch(path('/api/declineFriend', id), { method: 'POST' });
+}
+
+export async function unfriend(id: string): Promise<void> {
+  await apiFetch(path('/api/friends', id), { method: 'DELETE' });
+}
+
+export async function searchUsers(query: string, signal?: AbortSignal): Promise<SearchUser[]> {
+  const answer = await apiFetch<Partial<SearchUsersResponse> | null>(
+    `/api/search-users?query=${encodeURIComponent(query)}`,
+    { signal },
+  );
+  return list<SearchUser>(answer?.users, 'search');
+}
+
+/** Sends a request to `id` (or, when they had asked first, makes you friends at once). */
+export async function addFriend(id: string): Promise<AddFriendResponse['status']> {
+  const answer = await apiFetch<Partial<AddFriendResponse> | null>(path('/api/add-friend', id), {
+    method: 'POST',
+  });
+  return answer?.status === 'friends' ? 'friends' : 'requested';
+}
