@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { Pool } from '@wayfarer/service-kit/pg';
+import { friendRoutes } from './routes/friends';
+import { searchRoutes } from './routes/search';
+import type { SocialStore } from './store/social';
+
+export interface SocialDeps {
+  logger: Logger;
+  pool: Pool;
+  store: SocialStore;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
+  /** Kicked after a commit that enqueued events; optional (the relay also polls). */
+  relay?: Pick<OutboxRelay, 'kick'>;
+}
+
+/** What the route modules share. */
+export interface SocialContext {
+  app: FastifyInstance;
+  store: SocialStore;
+  relay?: Pick<OutboxRelay, 'kick'>;
+}
+
+/** The social service's HTTP app (not listening): what main.ts runs and tests inject into. */
+export function buildApp(deps: SocialDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'social',
+    logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
+    // no route reads a body
+    bodyLimit: 1024,
+    readiness: { postgres: () => deps.pool.query('SELECT 1') },
+    // ids longer than the router's default 100 get our 404 instead of a 414
+    fastify: { routerOptions: { maxParamLength: 200 } },
+  });
+  const ctx: SocialContext = { app, store: deps.store, relay: deps.relay };
+  friendRoutes(ctx);
+  searchRoutes(ctx);
+  return app;
+}

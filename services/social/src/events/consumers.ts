@@ -1,0 +1,88 @@
+import type { Kafka } from 'kafkajs';
+import {
+  readEvent,
+  Topics,
+  TripCreated,
+  TripDeleted,
+  UserRegistered,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
+import {
+  startConsumerInBackground,
+  type BackgroundConsumer,
+  type Logger,
+} from '@wayfarer/service-kit';
+import { idempotentHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import { friendTrip } from '../domain/trips';
+import { addTrip, removeTrip, upsertUser } from '../store/projections';
+
+/**
+ * social's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
+ * (`groupId(env, name)`), its Kafka consumer group.
+ */
+export const CONSUMERS = { users: 'social-users', trips: 'social-trips' } as const;
+
+/** `user.registered` becomes (or refreshes) the user's row; other auth events change nothing. */
+export async function applyUserEvent(client: PoolClient, event: EventEnvelope): Promise<void> {
+  const registered = readEvent(UserRegistered, event);
+  if (registered) await upsertUser(client, registered.payload);
+}
+
+/** `trip.created` adds the trip friends see; `trip.deleted` takes it away for good. */
+export async function applyTripEvent(client: PoolClient, event: EventEnvelope): Promise<void> {
+  const created = readEvent(TripCreated, event);
+  if (created) {
+    const { ownerId } = created.payload;
+    await addTrip(client, ownerId, friendTrip(created.payload), new Date(created.occurredAt));
+    return;
+  }
+  const deleted = readEvent(TripDeleted, event);
+  if (deleted) {
+    const { ownerId, tripId } = deleted.payload;
+    await removeTrip(client, ownerId, tripId, new Date(deleted.occurredAt));
+  }
+}
+
+export interface ConsumersOptions {
+  kafka: Kafka;
+  pool: Pool;
+  logger: Logger;
+  /** The consumer group of each consumer: `groupId(env, CONSUMERS[name])`. */
+  groupIds: Record<keyof typeof CONSUMERS, string>;
+  /** Tests only: a new group starts at the topic's end as of now (service-kit). */
+  skipHistory?: boolean;
+  maxRetryDelayMs?: number;
+}
+
+/**
+ * The users and trips consumers: each event applied once (service-kit's PostgreSQL idempotent
+ * handler, its marker in the same transaction as the change), joined in the background so HTTP
+ * is served while Kafka is away. A payload failing its schema is logged and skipped.
+ */
+export function startConsumers(options: ConsumersOptions): {
+  users: BackgroundConsumer;
+  trips: BackgroundConsumer;
+} {
+  const start = (
+    name: keyof typeof CONSUMERS,
+    topic: string,
+    apply: (client: PoolClient, event: EventEnvelope) => Promise<void>,
+  ) => {
+    const handle = idempotentHandler(options.pool, CONSUMERS[name], apply);
+    return startConsumerInBackground({
+      kafka: options.kafka,
+      logger: options.logger,
+      groupId: options.groupIds[name],
+      topics: [topic],
+      skipHistory: options.skipHistory,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      handle: async (event) => {
+        await handle(event);
+      },
+    });
+  };
+  return {
+    users: start('users', Topics.authUser, applyUserEvent),
+    trips: start('trips', Topics.tripsTrip, applyTripEvent),
+  };
+}

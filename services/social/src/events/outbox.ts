@@ -1,0 +1,48 @@
+import {
+  FriendRequested,
+  friendshipId,
+  FriendshipCreated,
+  FriendshipRemoved,
+  makeEvent,
+  Topics,
+  type Topic,
+} from '@wayfarer/contracts';
+import { enqueueEvent, type PoolClient } from '@wayfarer/service-kit/pg';
+
+/** Topics social publishes (created by the outbox relay on first connect). */
+export const PUBLISHED_TOPICS: readonly Topic[] = [Topics.socialFriendship];
+
+const pair = (a: string, b: string): [string, string] => {
+  const [x, y] = [a, b].sort();
+  return [x!, y!];
+};
+
+/**
+ * Every event of a pair is keyed by its friendship id, so a pair's request, friendship and
+ * removal reach a consumer in the order they happened.
+ */
+export async function enqueueFriendRequested(
+  client: PoolClient,
+  request: { requestId: string; fromUserId: string; toUserId: string },
+): Promise<void> {
+  const id = friendshipId(request.fromUserId, request.toUserId);
+  await enqueueEvent(client, FriendRequested.topic, makeEvent(FriendRequested, id, request));
+}
+
+export async function enqueueFriendshipCreated(
+  client: PoolClient,
+  a: string,
+  b: string,
+): Promise<void> {
+  const event = makeEvent(FriendshipCreated, friendshipId(a, b), { userIds: pair(a, b) });
+  await enqueueEvent(client, FriendshipCreated.topic, event);
+}
+
+export async function enqueueFriendshipRemoved(
+  client: PoolClient,
+  a: string,
+  b: string,
+): Promise<void> {
+  const event = makeEvent(FriendshipRemoved, friendshipId(a, b), { userIds: pair(a, b) });
+  await enqueueEvent(client, FriendshipRemoved.topic, event);
+}

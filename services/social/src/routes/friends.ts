@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  SocialMessages,
+  type AcceptFriendResponse,
+  type AddFriendResponse,
+  type FriendRequestsResponse,
+  type SocialMessageResponse,
+  type UserFriendsResponse,
+} from '@wayfarer/contracts';
+import { badRequest, HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
+import type { SocialContext } from '../app';
+
+const Params = z.object({ id: z.string().min(1) });
+
+export function friendRoutes(ctx: SocialContext): void {
+  const { app, store } = ctx;
+
+  /** The caller's friends with their trips: one query, sent as PostgreSQL wrote it. */
+  app.get('/api/friends', async (request, reply) => {
+    const userId = requireUserId(request);
+    return reply.type('application/json; charset=utf-8').send(await store.friendsJson(userId));
+  });
+
+  app.get('/api/friendRequests', async (request) => {
+    const userId = requireUserId(request);
+    const body: FriendRequestsResponse = await store.requests(userId);
+    return body;
+  });
+
+  app.get('/api/getUserFriends', async (request) => {
+    const userId = requireUserId(request);
+    const body: UserFriendsResponse = { userId, friends: await store.friendSummaries(userId) };
+    return body;
+  });
+
+  app.post('/api/add-friend/:id', async (request) => {
+    const userId = requireUserId(request);
+    const { id } = parse(Params, request.params);
+    const decision = await store.addFriend(userId, id);
+    switch (decision.kind) {
+      case 'refuse':
+        if (decision.reason === 'yourself') throw badRequest(SocialMessages.notYourself);
+        if (decision.reason === 'unknownUser') throw notFound(SocialMessages.userNotFound);
+        throw new HttpError(409, SocialMessages.alreadyFriends);
+      case 'befriend': {
+        ctx.relay?.kick();
+        const body: AddFriendResponse = { status: 'friends', message: SocialMessages.nowFriends };
+        return body;
+      }
+      case 'request':
+        ctx.relay?.kick();
+        break;
+      case 'alreadyRequested':
+        break;
+    }
+    const body: AddFriendResponse = { status: 'requested', message: SocialMessages.requestSent };
+    return body;
+  });
+
+  /** Only the addressee accepts: a request to anyone else is not found, nothing changes. */
+  app.post('/api/acceptFriend/:id', async (request) => {
+    const userId = requireUserId(request);
+    const { id } = parse(Params, request.params);
+    if (!(await store.accept(userId, id))) throw notFound(SocialMessages.requestNotFound);
+    ctx.relay?.kick();
+    const newFriend = await store.friend(userId, id);
+    // unfriended between the commit and this read: the request was accepted all the same
+    if (!newFriend) throw notFound(SocialMessages.notFriends);
+    const body: AcceptFriendResponse = { newFriend };
+    return body;
+  });
+
+  app.post('/api/declineFriend/:id', async (request) => {
+    const userId = requireUserId(request);
+    const { id } = parse(Params, request.params);
+    if (!(await store.decline(userId, id))) throw notFound(SocialMessages.requestNotFound);
+    const body: SocialMessageResponse = { message: SocialMessages.requestDeclined };
+    return body;
+  });
+
+  /** Unfriending (not in the spec): both sides lose each other's trips, photos and journals. */
+  app.delete('/api/friends/:id', async (request) => {
+    const userId = requireUserId(request);
+    const { id } = parse(Params, request.params);
+    if (!(await store.unfriend(userId, id))) throw notFound(SocialMessages.notFriends);
+    ctx.relay?.kick();
+    const body: SocialMessageResponse = { message: SocialMessages.unfriended };
+    return body;
+  });
+}

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_AVATAR,
+  friendshipId,
+  SocialLimits,
+  type Friend,
+  type FriendRequest,
+  type FriendSummary,
+  type SearchUser,
+} from '@wayfarer/contracts';
+import { withTransaction, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import { decideAddFriend, type AddFriendDecision, type PairState } from '../domain/requests';
+import {
+  enqueueFriendRequested,
+  enqueueFriendshipCreated,
+  enqueueFriendshipRemoved,
+} from '../events/outbox';
+
+/**
+ * One friend's JSON, built by PostgreSQL: id, name, picture and their trips newest first (each
+ * trip's doc is stored as the API answers it). A friend auth has not announced yet (events in
+ * flight) has an empty name and the default avatar. `fr` is the friendships row.
+ */
+const FRIEND_JSON = `
+  json_build_object(
+    'id', fr.friend_id,
+    'name', coalesce(u.name, ''),
+    'picture', coalesce(u.picture, '${DEFAULT_AVATAR}'),
+    'trips', coalesce(
+      (SELECT json_agg(t.doc ORDER BY t.created_at DESC, t.id)
+         FROM trips t WHERE t.owner_id = fr.friend_id AND NOT t.deleted),
+      '[]'::json))`;
+
+/**
+ * Friend requests and friendships in PostgreSQL. Every change of a pair runs under the pair's
+ * transaction-scoped advisory lock (two users asking each other at once make one friendship)
+ * and writes its event to the outbox in the same transaction; a change that changes nothing
+ * writes none.
+ */
+export class SocialStore {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * `add-friend`: decided by the domain from the pair's state, then applied. Returns the
+   * decision (a refusal changed nothing).
+   */
+  async addFriend(callerId: string, targetId: string): Promise<AddFriendDecision> {
+    if (callerId === targetId) return decideAddFriend(callerId, targetId, noPair);
+    return withTransaction(this.pool, async (client) => {
+      await lockPair(client, callerId, targetId);
+      const decision = decideAddFriend(
+        callerId,
+        targetId,
+        await pairState(client, callerId, targetId),
+      );
+      if (decision.kind === 'request') {
+        const requestId = randomUUID();
+        await client.query('INSERT INTO friend_requests (to_id, from_id, id) VALUES ($1, $2, $3)', [
+          targetId,
+          callerId,
+          requestId,
+        ]);
+        await enqueueFriendRequested(client, {
+          requestId,
+          fromUserId: callerId,
+          toUserId: targetId,
+        });
+      } else if (decision.kind === 'befriend') {
+        await befriend(client, callerId, targetId);
+      }
+      return decision;
+    });
+  }
+
+  /**
+   * The addressee accepts `fromId`'s request: false when there is no such request to the
+   * caller (one addressed to someone else included), nothing changed.
+   */
+  async accept(callerId: string, fromId: string): Promise<boolean> {
+    return withTransaction(this.pool, async (client) => {
+      await lockPair(client, callerId, fromId);
+      const { rowCount } = await client.query(
+        'SELECT 1 FROM friend_requests WHERE to_id = $1 AND from_id = $2',
+        [callerId, fromId],
+      );
+      if (!rowCount) return false;
+      await befriend(client, callerId, fromId);
+      return true;
+    });
+  }
+
+  /** The addressee declines `fromId`'s request (deleted, no event); false when there is none. */
+  async decline(callerId: string, fromId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'DELETE FROM friend_requests WHERE to_id = $1 AND from_id = $2',
+      [callerId, fromId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Ends a friendship (both sides); false when the two are not friends. */
+  async unfriend(callerId: string, friendId: string): Promise<boolean> {
+    return withTransaction(this.pool, async (client) => {
+      await lockPair(client, callerId, friendId);
+      const { rowCount } = await client.query(
+        `DELETE FROM friendships
+          WHERE (user_id = $1 AND friend_id = $2) OR (user_id = $2 AND friend_id = $1)`,
+        [callerId, friendId],
+      );
+      if (!rowCount) return false;
+      await enqueueFriendshipRemoved(client, callerId, friendId);
+      return true;
+    });
+  }
+
+  /**
+   * `GET /api/friends` as JSON text, built by one query (friends by name, each with their
+   * trips): the answer is sent as PostgreSQL wrote it, never parsed and re-encoded.
+   */
+  async friendsJson(userId: string): Promise<string> {
+    const { rows } = await this.pool.query<{ body: string }>(
+      `SELECT coalesce(json_agg(f.friend ORDER BY f.name, f.id), '[]'::json)::text AS body
+         FROM (SELECT fr.friend_id AS id, u.name, ${FRIEND_JSON} AS friend
+                 FROM friendships fr LEFT JOIN users u ON u.id = fr.friend_id
+                WHERE fr.user_id = $1) f`,
+      [userId],
+    );
+    return rows[0]!.body;
+  }
+
+  /** One friend of `userId` with their trips; null when the two are not friends. */
+  async friend(userId: string, friendId: string): Promise<Friend | null> {
+    const { rows } = await this.pool.query<{ friend: Friend }>(
+      `SELECT ${FRIEND_JSON} AS friend
+         FROM friendships fr LEFT JOIN users u ON u.id = fr.friend_id
+        WHERE fr.user_id = $1 AND fr.friend_id = $2`,
+      [userId, friendId],
+    );
+    return rows[0]?.friend ?? null;
+  }
+
+  /** The caller's friends by name, without trips. */
+  async friendSummaries(userId: string): Promise<FriendSummary[]> {
+    const { rows } = await this.pool.query<FriendSummary>(
+      `SELECT fr.friend_id AS id, coalesce(u.name, '') AS name,
+              coalesce(u.picture, $2) AS picture
+         FROM friendships fr LEFT JOIN users u ON u.id = fr.friend_id
+        WHERE fr.user_id = $1
+        ORDER BY name, id`,
+      [userId, DEFAULT_AVATAR],
+    );
+    return rows;
+  }
+
+  /** Requests addressed to the caller, oldest first. */
+  async requests(userId: string): Promise<FriendRequest[]> {
+    const { rows } = await this.pool.query<FriendRequest>(
+      `SELECT r.from_id AS "_id", coalesce(u.name, '') AS name,
+              coalesce(u.picture, $2) AS picture
+         FROM friend_requests r LEFT JOIN users u ON u.id = r.from_id
+        WHERE r.to_id = $1
+        ORDER BY r.created_at, r.from_id`,
+      [userId, DEFAULT_AVATAR],
+    );
+    return rows;
+  }
+
+  /**
+   * Users whose search key matches `pattern` (domain/search: a LIKE pattern with `\` as its
+   * escape), by name, at most SocialLimits.searchResultsMax, leaving out the caller and their
+   * friends; each with where the caller stands with them.
+   */
+  async search(userId: string, pattern: string): Promise<SearchUser[]> {
+    const { rows } = await this.pool.query<SearchUser>(
+      `SELECT u.id AS "_id", u.name, u.picture,
+              CASE
+                WHEN EXISTS (SELECT 1 FROM friend_requests r
+                              WHERE r.to_id = u.id AND r.from_id = $1) THEN 'pending'
+                WHEN EXISTS (SELECT 1 FROM friend_requests r
+                              WHERE r.to_id = $1 AND r.from_id = u.id) THEN 'incoming'
+                ELSE 'none'
+              END AS status
+         FROM users u
+        WHERE u.search_key LIKE $2 ESCAPE '\\'
+          AND u.id <> $1
+          AND NOT EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = $1 AND f.friend_id = u.id)
+        ORDER BY u.name, u.id
+        LIMIT $3`,
+      [userId, pattern, SocialLimits.searchResultsMax],
+    );
+    return rows;
+  }
+}
+
+const noPair: PairState = {
+  targetExists: false,
+  friends: false,
+  requested: false,
+  requestedBy: false,
+};
+
+/** Serialises every change of one pair (released at commit or rollback). */
+async function lockPair(client: PoolClient, a: string, b: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    `social:${friendshipId(a, b)}`,
+  ]);
+}
+
+async function pairState(
+  client: PoolClient,
+  callerId: string,
+  targetId: string,
+): Promise<PairState> {
+  const { rows } = await client.query<PairState>(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2) AS "targetExists",
+            EXISTS (SELECT 1 FROM friendships WHERE user_id = $1 AND friend_id = $2) AS friends,
+            EXISTS (SELECT 1 FROM friend_requests WHERE to_id = $2 AND from_id = $1) AS requested,
+            EXISTS (SELECT 1 FROM friend_requests WHERE to_id = $1 AND from_id = $2) AS "requestedBy"`,
+    [callerId, targetId],
+  );
+  return rows[0]!;
+}
+
+/** Both sides become friends; the requests between them are answered (deleted). */
+async function befriend(client: PoolClient, a: string, b: string): Promise<void> {
+  await client.query(
+    `DELETE FROM friend_requests
+      WHERE (to_id = $1 AND from_id = $2) OR (to_id = $2 AND from_id = $1)`,
+    [a, b],
+  );
+  await client.query(
+    `INSERT INTO friendships (user_id, friend_id) VALUES ($1, $2), ($2, $1)
+     ON CONFLICT DO NOTHING`,
+    [a, b],
+  );
+  await enqueueFriendshipCreated(client, a, b);
+}

@@ -1,0 +1,268 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Partitioners, type Producer } from 'kafkajs';
+import { expect, vi } from 'vitest';
+import {
+  IdentityHeaders,
+  makeEvent,
+  Topics,
+  TripCreated,
+  TripDeleted,
+  UserRegistered,
+  type EventEnvelope,
+  type Friend,
+  type FriendRequest,
+  type SearchUser,
+  type Topic,
+} from '@wayfarer/contracts';
+import { groupId, loadConfig } from '@wayfarer/service-kit';
+import {
+  dropConsumerGroups,
+  dropDatabase,
+  freshDatabase,
+  testKafka,
+  testServiceEnv,
+  throughGateway,
+  uniqueSuffix,
+} from '@wayfarer/test-kit';
+import { SocialEnv } from '../../src/config';
+import { CONSUMERS } from '../../src/events/consumers';
+import { createService, type SocialService } from '../../src/service';
+
+/** The identity header of a signed-in user (`h.app` adds the gateway's proof of it). */
+export function as(userId: string): Record<string, string> {
+  return { [IdentityHeaders.userId]: userId };
+}
+
+export interface TestDestination {
+  name?: string;
+  latitude: number;
+  longitude: number;
+  photos?: string[];
+  storyPreview?: string;
+}
+
+export interface Harness extends SocialService {
+  /** The app as a caller that is not the gateway reaches it (no identity proof). */
+  rawApp: FastifyInstance;
+  /** Registers a user as auth announces one, and waits until social knows them. */
+  register(name: string): Promise<string>;
+  addFriend(userId: string, id: string): Promise<LightMyRequestResponse>;
+  accept(userId: string, id: string): Promise<LightMyRequestResponse>;
+  decline(userId: string, id: string): Promise<LightMyRequestResponse>;
+  unfriend(userId: string, id: string): Promise<LightMyRequestResponse>;
+  /** Makes two registered users friends (a request and its acceptance). */
+  befriend(a: string, b: string): Promise<void>;
+  friends(userId: string): Promise<Friend[]>;
+  requests(userId: string): Promise<FriendRequest[]>;
+  search(userId: string, query: string): Promise<SearchUser[]>;
+  /** Publishes `trip.created` as trips does (keyed by the trip id); returns the envelope. */
+  createTrip(
+    ownerId: string,
+    destinations: TestDestination[],
+    trip?: { tripId?: string; name?: string },
+  ): Promise<EventEnvelope>;
+  deleteTrip(ownerId: string, tripId: string): Promise<EventEnvelope>;
+  /** Sends an envelope again (a redelivery) on `topic`, keyed by its aggregate id. */
+  publishEnvelope(topic: Topic, envelope: EventEnvelope): Promise<void>;
+  /** Rows of each table: what a refused request must leave as it was. */
+  counts(): Promise<Record<'requests' | 'friendships' | 'outbox', number>>;
+  close(): Promise<void>;
+}
+
+/**
+ * social booted by its composition root on a fresh database and consumer groups of its own
+ * (joined before this resolves, reading only events published from now on), called as the
+ * gateway calls it, plus a producer publishing what auth and trips would. `close()` also drops
+ * the database and the groups.
+ */
+export async function startSocial(): Promise<Harness> {
+  const dbUrl = await freshDatabase('social');
+  const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl }));
+  const svc = await createService(env, { skipHistory: true }).catch(async (err: unknown) => {
+    await dropDatabase(dbUrl);
+    throw err;
+  });
+  const producer: Producer = testKafka().producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  const close = async () => {
+    await svc.close();
+    await Promise.all([svc.consumers.users.started, svc.consumers.trips.started]);
+    await producer.disconnect();
+    await dropConsumerGroups([groupId(env, CONSUMERS.users), groupId(env, CONSUMERS.trips)]);
+    await dropDatabase(dbUrl);
+  };
+  try {
+    await Promise.all([svc.consumers.users.started, svc.consumers.trips.started]);
+    await producer.connect();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const app = throughGateway(svc.app);
+
+  const publishEnvelope = async (topic: Topic, envelope: EventEnvelope) => {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [{ key: envelope.aggregateId, value: JSON.stringify(envelope) }],
+    });
+  };
+  const post = (url: string, userId: string) =>
+    app.inject({ method: 'POST', url, headers: as(userId) });
+  const ok = <T>(res: LightMyRequestResponse): T => {
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<T>();
+  };
+  const enc = encodeURIComponent;
+  const h: Harness = {
+    ...svc,
+    app,
+    rawApp: svc.app,
+    async register(name) {
+      const userId = crypto.randomUUID();
+      const event = makeEvent(UserRegistered, userId, {
+        userId,
+        name,
+        email: `${userId}@example.com`,
+        profilePicture: `/api/avatars/${userId}/a.webp`,
+      }) as EventEnvelope;
+      await publishEnvelope(Topics.authUser, event);
+      await vi.waitFor(async () => {
+        const { rowCount } = await svc.pool.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+        expect(rowCount, `${name} known to social`).toBe(1);
+      }, waitOptions);
+      return userId;
+    },
+    addFriend: (userId, id) => post(`/api/add-friend/${enc(id)}`, userId),
+    accept: (userId, id) => post(`/api/acceptFriend/${enc(id)}`, userId),
+    decline: (userId, id) => post(`/api/declineFriend/${enc(id)}`, userId),
+    unfriend: (userId, id) =>
+      app.inject({ method: 'DELETE', url: `/api/friends/${enc(id)}`, headers: as(userId) }),
+    async befriend(a, b) {
+      expect((await h.addFriend(a, b)).statusCode).toBe(200);
+      expect((await h.accept(b, a)).statusCode).toBe(200);
+    },
+    friends: async (userId) =>
+      ok<Friend[]>(await app.inject({ url: '/api/friends', headers: as(userId) })),
+    requests: async (userId) =>
+      ok<FriendRequest[]>(await app.inject({ url: '/api/friendRequests', headers: as(userId) })),
+    search: async (userId, query) =>
+      ok<{ users: SearchUser[] }>(
+        await app.inject({ url: `/api/search-users?query=${enc(query)}`, headers: as(userId) }),
+      ).users,
+    async createTrip(ownerId, destinations, trip = {}) {
+      const tripId = trip.tripId ?? `trip-${uniqueSuffix()}`;
+      const event = makeEvent(TripCreated, tripId, {
+        tripId,
+        ownerId,
+        name: trip.name ?? 'Spring trip',
+        startDate: '2026-05-01',
+        endDate: '2026-05-09',
+        destinations: destinations.map((d, i) => ({
+          id: `dest-${uniqueSuffix()}`,
+          name: d.name ?? `Stop ${i}`,
+          latitude: d.latitude,
+          longitude: d.longitude,
+          startDate: '2026-05-01',
+          endDate: '2026-05-03',
+          photos: d.photos ?? [],
+          storyPreview: d.storyPreview ?? '',
+        })),
+      }) as EventEnvelope;
+      await publishEnvelope(Topics.tripsTrip, event);
+      return event;
+    },
+    async deleteTrip(ownerId, tripId) {
+      const event = makeEvent(TripDeleted, tripId, {
+        tripId,
+        ownerId,
+        destinations: [],
+      }) as EventEnvelope;
+      await publishEnvelope(Topics.tripsTrip, event);
+      return event;
+    },
+    publishEnvelope,
+    async counts() {
+      const { rows } = await svc.pool.query<Record<'requests' | 'friendships' | 'outbox', number>>(
+        `SELECT (SELECT count(*) FROM friend_requests)::int AS requests,
+                (SELECT count(*) FROM friendships)::int AS friendships,
+                (SELECT count(*) FROM outbox)::int AS outbox`,
+      );
+      return rows[0]!;
+    },
+    close,
+  };
+  return h;
+}
+
+export const waitOptions = { timeout: 20_000, interval: 20 };
+
+/** Waits until every outbox row has been sent to Kafka (the relay marks it after the ack). */
+export function outboxDrained(h: Harness): Promise<void> {
+  return vi.waitFor(async () => {
+    const { rows } = await h.pool.query<{ pending: number }>(
+      'SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL',
+    );
+    expect(rows[0]!.pending, 'outbox rows waiting for Kafka').toBe(0);
+  }, waitOptions);
+}
+
+/**
+ * The social events about `userIds` on the topic as it stands now (read from the beginning up
+ * to each partition's end), one per event id: the relay sends at least once, so a Kafka
+ * redelivery of the same envelope is one event. Call after `outboxDrained`.
+ */
+export async function publishedEvents(userIds: readonly string[]): Promise<EventEnvelope[]> {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin
+    .fetchTopicOffsets(Topics.socialFriendship)
+    .finally(() => admin.disconnect());
+  const ends = new Map(
+    offsets.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high)]),
+  );
+  const byId = new Map<string, EventEnvelope>();
+  if (ends.size === 0) return [];
+  const read = new Map<number, number>();
+  const parse = (value: Buffer | null): EventEnvelope | null => {
+    try {
+      return value ? (JSON.parse(value.toString()) as EventEnvelope) : null;
+    } catch {
+      return null;
+    }
+  };
+  const concerns = (payload: unknown): boolean => {
+    if (typeof payload !== 'object' || payload === null) return false;
+    const p = payload as { userIds?: unknown; fromUserId?: string; toUserId?: string };
+    if (Array.isArray(p.userIds)) return p.userIds.some((id) => userIds.includes(id as string));
+    return [p.fromUserId, p.toUserId].some((id) => id !== undefined && userIds.includes(id));
+  };
+  const consumer = kafka.consumer({ groupId: `test-${uniqueSuffix()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: Topics.socialFriendship, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ partition, message }) => {
+        const offset = Number(message.offset);
+        if (offset >= (ends.get(partition) ?? 0)) return;
+        // other services' tests publish junk on this topic too (skipped-payload tests)
+        const event = parse(message.value);
+        if (event && concerns(event.payload)) byId.set(event.id, event);
+        read.set(partition, offset + 1);
+      },
+    });
+    await vi.waitFor(
+      () => {
+        for (const [partition, end] of ends) {
+          if ((read.get(partition) ?? 0) < end) throw new Error(`partition ${partition} not read`);
+        }
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+  } finally {
+    await consumer.disconnect();
+  }
+  return [...byId.values()];
+}
