@@ -10,8 +10,8 @@
  * against the journal's port: GET and POST /api/journal (about 2 KB stories), each request with
  * the gateway's identity proof minted for it, RUNS runs of SECONDS each (env `RUNS`, default 3;
  * `SECONDS`, default 60; `CONNECTIONS`, default 20) separated by IDLE seconds (default 15).
- * Prints, after start-up and after each run: the RSS right after the run (no GC) and, after the
- * idle time and two full GCs, RSS / heap used / heap total / external / array buffers. With
+ * Prints, after start-up and after each run: the RSS right after the run (no GC), every 10 s
+ * while idle, and after the idle time and two full GCs, RSS / heap used / heap total / external / array buffers. With
  * `SNAPSHOTS=1` it also writes a heap snapshot after each run's GC into .data/bench/ and
  * prints the 15 constructors whose retained count grew most between the first and last.
  * Loopback only; every run is bounded by its duration. Figures only, no assertion.
@@ -189,8 +189,15 @@ function anonymous(pid: number): { anon: number; file: number } {
 }
 const rows: string[][] = [];
 const snapshots: string[] = [];
+const idleTraces: string[] = [];
 async function measure(label: string, rssAfterLoad: number | null, extra = '') {
-  await sleep(IDLE_SECONDS * 1000);
+  // RSS every 10 s while idle: does journal give memory back by itself?
+  const trace: string[] = [];
+  for (let waited = 0; waited < IDLE_SECONDS * 1000; waited += 10_000) {
+    trace.push(mb(rssOf(child.pid!)));
+    await sleep(Math.min(10_000, IDLE_SECONDS * 1000 - waited));
+  }
+  idleTraces.push(`${label}: ${trace.join(' -> ')}`);
   const { usage, v8 } = await ask<{ usage: Usage; v8: HeapInfo }>({ kind: 'measure' });
   const smaps = anonymous(child.pid!);
   rows.push([
@@ -252,6 +259,8 @@ console.log(
 );
 console.log(line(head));
 for (const row of rows) console.log(line(row));
+console.log('\nRSS while idle, every 10 s before the GC (MB):');
+for (const trace of idleTraces) console.log(`  ${trace}`);
 
 if (snapshots.length >= 2) {
   const count = (path: string) => {
