@@ -49,6 +49,7 @@ const PORTS = {
   auth: 24001,
   trips: 24002,
   bucketlist: 24003,
+  social: 24004,
   journal: 24005,
   places: 24007,
 };

@@ -27,6 +27,7 @@ const PORTS = {
   auth: 34001,
   trips: 34002,
   bucketlist: 34003,
+  social: 34004,
   journal: 34005,
   places: 34007,
 };

@@ -18,6 +18,7 @@ export const E2E_PORTS = {
   auth: 14001,
   trips: 14002,
   bucketlist: 14003,
+  social: 14004,
   journal: 14005,
   places: 14007,
 };

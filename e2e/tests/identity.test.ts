@@ -98,6 +98,14 @@ const attacks: [string, Attack][] = [
     },
   ],
   [
+    'social: list her friends and their trips',
+    { service: 'social', method: 'GET', path: () => '/api/friends' },
+  ],
+  [
+    'social: read the friend requests sent to her',
+    { service: 'social', method: 'GET', path: () => '/api/friendRequests' },
+  ],
+  [
     'places: search as her',
     { service: 'places', method: 'GET', path: () => '/api/places?query=lisbon' },
   ],
@@ -181,7 +189,7 @@ describe('a service port reached directly', () => {
   });
 
   it('the probes answer without a proof', async () => {
-    for (const service of ['auth', 'trips', 'bucketlist', 'journal', 'places'] as const) {
+    for (const service of ['auth', 'trips', 'bucketlist', 'social', 'journal', 'places'] as const) {
       expect((await fetch(serviceUrl(service, '/healthz'))).status, service).toBe(200);
     }
   });

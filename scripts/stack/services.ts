@@ -7,6 +7,7 @@ export interface StackPorts {
   auth: number;
   trips: number;
   bucketlist: number;
+  social: number;
   journal: number;
   places: number;
 }
@@ -16,6 +17,7 @@ export const DEFAULT_PORTS: StackPorts = {
   auth: 4001,
   trips: 4002,
   bucketlist: 4003,
+  social: 4004,
   journal: 4005,
   places: 4007,
 };
@@ -99,6 +101,17 @@ export const STACK: StackProcess[] = [
     }),
   },
   {
+    name: 'social',
+    dir: 'services/social',
+    port: (ctx) => ctx.ports.social,
+    databases: ['social'],
+    env: (ctx, db) => ({
+      ...common(ctx, ctx.ports.social),
+      DATABASE_URL: db('social'),
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+    }),
+  },
+  {
     name: 'journal',
     dir: 'services/journal',
     port: (ctx) => ctx.ports.journal,
@@ -126,6 +139,7 @@ export const STACK: StackProcess[] = [
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
       TRIPS_URL: `http://127.0.0.1:${ctx.ports.trips}`,
       BUCKETLIST_URL: `http://127.0.0.1:${ctx.ports.bucketlist}`,
+      SOCIAL_URL: `http://127.0.0.1:${ctx.ports.social}`,
       JOURNAL_URL: `http://127.0.0.1:${ctx.ports.journal}`,
       PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
