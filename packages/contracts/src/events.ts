@@ -9,7 +9,7 @@ export const Topics = {
   tripsTrip: 'trips.trip.v1',
   // produced by bucketlist (item added, visited, itinerary saved); no consumer yet
   bucketlistItem: 'bucketlist.item.v1',
-  // consumed by trips and journal; produced by the social service of issue 11 (no producer yet)
+  // produced by social (friend.requested, friendship.created/removed); consumed by trips and journal
   socialFriendship: 'social.friendship.v1',
   journalEntry: 'journal.entry.v1',
 } as const;
