@@ -7,6 +7,7 @@ import { VisitedHistory } from '../bucketlist/components/VisitedHistory';
 import { BUCKET_TEXTS, bucketMarkers } from '../bucketlist/listState';
 import { useBucketList } from '../bucketlist/useBucketList';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
+import { revealMapColumn } from '../map/reveal';
 import '../styles/auth.css';
 import '../styles/trips.css';
 import '../styles/bucketlist.css';
@@ -46,7 +47,11 @@ export function Component() {
       </div>
     );
   } else {
-    body = <BucketItems entries={state.entries} onTick={tickOff} onShow={focus} />;
+    const show = (id: string) => {
+      focus(id);
+      revealMapColumn();
+    };
+    body = <BucketItems entries={state.entries} onTick={tickOff} onShow={show} />;
   }
 
   return (

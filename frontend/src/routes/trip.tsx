@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ArrowLeftIcon, CalendarIcon, PinIcon, TrashIcon } from '../components/icons';
+import { revealMapColumn } from '../map/reveal';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
 import {
@@ -145,12 +146,7 @@ export function Component() {
   const choose = (destination: Destination) => {
     setChosenId(destination._id);
     focusMarker(destination._id);
-    // Under 1024 px the map sits below the list: bring it into view to see the zoom.
-    const map = document.querySelector('.map-column');
-    if (map && map.getBoundingClientRect().top > window.innerHeight * 0.6) {
-      const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      map.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
-    }
+    revealMapColumn();
   };
 
   const confirmDelete = async () => {
