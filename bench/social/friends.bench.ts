@@ -1,0 +1,122 @@
+/**
+ * `GET /api/friends` for a user with 200 friends x 20 trips x 5 destinations (3 photos and a
+ * 100-character story preview each), side by side with an indexed primary-key read
+ * (`SELECT ... FROM users WHERE id = $1`) on the same database in the same run.
+ *
+ *   node --import tsx bench/social/friends.bench.ts          (infra up: deploy/local/up)
+ *
+ * social is booted by its composition root on a fresh database; the read models are filled
+ * directly in SQL (what its consumers would write). /api/friends is called as the gateway calls
+ * it (Fastify inject, identity proof), interleaved with the baseline, round by round. Prints
+ * p50/p95 of both, the ratio and the answer's size.
+ */
+import { IdentityHeaders } from '@wayfarer/contracts';
+import { loadConfig } from '@wayfarer/service-kit';
+import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
+import { SocialEnv } from '../../services/social/src/config';
+import { createService } from '../../services/social/src/service';
+import { recordBudget } from '../lib/results';
+
+const FRIENDS = 200;
+const TRIPS = 20;
+const DESTINATIONS = 5;
+const WARMUP = 5;
+const ROUNDS = 40;
+
+const dbUrl = await freshDatabase('bench_social');
+const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl }));
+const svc = await createService(env, { skipHistory: true });
+try {
+  const me = 'bench-me';
+  const story = 'x'.repeat(100) + '...';
+  await svc.pool.query(
+    `INSERT INTO users (id, name, search_key, picture)
+     SELECT 'u' || i, 'Friend ' || i, 'friend ' || i, '/api/avatars/u' || i || '/a.webp'
+       FROM generate_series(1, $1) i`,
+    [FRIENDS],
+  );
+  await svc.pool.query(
+    `INSERT INTO friendships (user_id, friend_id)
+     SELECT $1, 'u' || i FROM generate_series(1, $2) i
+     UNION ALL SELECT 'u' || i, $1 FROM generate_series(1, $2) i`,
+    [me, FRIENDS],
+  );
+  await svc.pool.query(
+    `INSERT INTO trips (id, owner_id, created_at, doc)
+     SELECT 't' || f || '-' || t, 'u' || f, now() - (t || ' days')::interval,
+            json_build_object('_id', 't' || f || '-' || t, 'name', 'Trip ' || t,
+              'startDate', '2026-05-01', 'endDate', '2026-05-09',
+              'destinations', (SELECT json_agg(json_build_object(
+                  '_id', 'd' || f || '-' || t || '-' || d, 'name', 'Destination ' || d,
+                  'latitude', 41.9, 'longitude', 12.5,
+                  'startDate', '2026-05-01', 'endDate', '2026-05-03',
+                  'photos', json_build_array(
+                    '/api/photos/t' || f || '-' || t || '/p1', '/api/photos/t' || f || '-' || t || '/p2',
+                    '/api/photos/t' || f || '-' || t || '/p3'),
+                  'story', $4::text))
+                FROM generate_series(1, $3) d))
+       FROM generate_series(1, $1) f, generate_series(1, $2) t`,
+    [FRIENDS, TRIPS, DESTINATIONS, story],
+  );
+  await svc.pool.query('ANALYZE');
+
+  const app = throughGateway(svc.app);
+  const friends = async () => {
+    const res = await app.inject({
+      url: '/api/friends',
+      headers: { [IdentityHeaders.userId]: me },
+    });
+    if (res.statusCode !== 200) throw new Error(`GET /api/friends answered ${res.statusCode}`);
+    return res.rawPayload.length;
+  };
+  const pk = async () => {
+    const { rowCount } = await svc.pool.query('SELECT id, name, picture FROM users WHERE id = $1', [
+      'u7',
+    ]);
+    if (rowCount !== 1) throw new Error('primary-key read found nothing');
+  };
+
+  let bytes = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    bytes = await friends();
+    await pk();
+  }
+  const timed = async (fn: () => Promise<unknown>) => {
+    const start = performance.now();
+    await fn();
+    return performance.now() - start;
+  };
+  const friendsMs: number[] = [];
+  const pkMs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    friendsMs.push(await timed(friends));
+    pkMs.push(await timed(pk));
+  }
+  const pct = (xs: number[], p: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  };
+  console.log(
+    `GET /api/friends: ${FRIENDS} friends x ${TRIPS} trips x ${DESTINATIONS} destinations, ` +
+      `answer ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MiB); ` +
+      `p50 ${pct(friendsMs, 50).toFixed(2)} ms, p95 ${pct(friendsMs, 95).toFixed(2)} ms; ` +
+      `primary-key read p50 ${pct(pkMs, 50).toFixed(3)} ms, p95 ${pct(pkMs, 95).toFixed(3)} ms`,
+  );
+  recordBudget({
+    name: `GET /api/friends (${FRIENDS} friends x ${TRIPS} trips x ${DESTINATIONS} destinations) p95 / primary-key read p95`,
+    figure: pct(friendsMs, 95),
+    baseline: pct(pkMs, 95),
+    unit: 'ms',
+    budget: { ratioAtMost: 3 },
+    note: `answer ${bytes} bytes; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; the baseline is pool.query of users by id`,
+  });
+  recordBudget({
+    name: `GET /api/friends answer size (${FRIENDS} x ${TRIPS} x ${DESTINATIONS})`,
+    figure: bytes,
+    unit: 'bytes',
+    budget: { none: true },
+  });
+} finally {
+  await svc.close();
+  await dropDatabase(dbUrl);
+}
