@@ -15,7 +15,9 @@ import type { Logger } from '@wayfarer/service-kit';
 export const GATEWAY_REDIS_OPTIONS = {
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
-  commandTimeout: 300,
+  // a frozen Redis costs at most this per command; high enough that a busy machine (event-loop
+  // lag, a Redis fsync) does not turn a slow answer into a 503
+  commandTimeout: 1_000,
   connectTimeout: 2_000,
   // reconnect in the background: quickly at first, then every second
   retryStrategy: (attempt: number) => Math.min(50 * attempt, 1_000),
