@@ -45,10 +45,15 @@ export interface DestinationDoc {
   startDate: string;
   endDate: string;
   story: string;
-  /** `storyPreview(story)`, kept so `GET /api/mytrips` reads it with a projection. */
-  storyPreview: string;
   photos: PhotoDoc[];
 }
+
+/**
+ * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
+ * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
+ * (`TripsRepo.init`; until then the list makes an outdated one at read time).
+ */
+export const SUMMARY_VERSION = 1;
 
 /** A trip as stored: the aggregate, with its pending events in `outbox`. */
 export interface TripDoc extends WithOutbox {
@@ -58,6 +63,18 @@ export interface TripDoc extends WithOutbox {
   startDate: string;
   endDate: string;
   destinations: DestinationDoc[];
+  /**
+   * The trip as `GET /api/mytrips` answers it (`tripSummaryJson`: contracts' `TripSummary`
+   * with its photos' plain URLs), as UTF-8 JSON bytes, made when the trip is created: a trip
+   * never changes (only its photos' display variants are recorded; which are pending is
+   * `pendingVariants`). The list reads this one field per trip and sends it as it is:
+   * projecting the destinations' fields out of the document (nested array paths), decoding
+   * them and encoding them again as JSON were most of its time.
+   * Trips stored before it was kept, or with another `summaryVersion`, get it at start.
+   */
+  summaryJson: Buffer;
+  /** The `SUMMARY_VERSION` `summaryJson` was made with. */
+  summaryVersion: number;
   createdAt: Date;
   deletedAt: Date | null;
   /**
@@ -68,18 +85,7 @@ export interface TripDoc extends WithOutbox {
 }
 
 /** What `GET /api/mytrips` reads of a trip (store's summary projection). */
-export interface TripSummaryDoc {
-  _id: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  pendingVariants?: string[];
-  destinations: (Omit<DestinationDoc, 'story' | 'photos' | 'storyPreview'> & {
-    /** Absent on trips stored before previews were kept (the store fills them in at start). */
-    storyPreview?: string;
-    photos: { id: string }[];
-  })[];
-}
+export type TripSummaryDoc = Pick<TripDoc, '_id' | 'summaryJson' | 'pendingVariants'>;
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const PHOTO_ID = /^[0-9a-f]{32}$/;
@@ -154,9 +160,7 @@ export function newTripDoc(options: {
 }): TripDoc {
   const { id, ownerId, input, destinationIds, photos, now } = options;
   const pending = photos.flat().flatMap((p) => (p.display ? [] : [p.id]));
-  return {
-    _id: id,
-    ownerId,
+  const trip = {
     name: input.name,
     startDate: input.startDate,
     endDate: input.endDate,
@@ -168,9 +172,15 @@ export function newTripDoc(options: {
       startDate: d.startDate,
       endDate: d.endDate,
       story: d.story,
-      storyPreview: storyPreview(d.story),
       photos: photos[i] ?? [],
     })),
+  };
+  return {
+    _id: id,
+    ownerId,
+    ...trip,
+    summaryJson: tripSummaryJson({ _id: id, ...trip }),
+    summaryVersion: SUMMARY_VERSION,
     createdAt: now,
     deletedAt: null,
     ...(pending.length > 0 ? { pendingVariants: pending } : {}),
@@ -204,26 +214,72 @@ export function toApiTrip(doc: TripDoc): Trip {
 
 /**
  * A trip as `GET /api/mytrips` answers it (contracts' `TripSummary`): the spec's fields, each
- * destination's `story` cut to its preview and `photos` its first photo only.
+ * destination's `story` cut to its preview and `photos` its first photo only (named pending
+ * while its display variant is being made, per `pendingVariants`).
  */
-export function toTripSummary(doc: TripSummaryDoc): TripSummary {
-  const pending = new Set(doc.pendingVariants ?? []);
+export function toTripSummary(
+  trip: Pick<
+    TripDoc,
+    '_id' | 'name' | 'startDate' | 'endDate' | 'destinations' | 'pendingVariants'
+  >,
+): TripSummary {
+  const pending = new Set(trip.pendingVariants ?? []);
   return {
-    _id: doc._id,
-    name: doc.name,
-    startDate: doc.startDate,
-    endDate: doc.endDate,
-    destinations: doc.destinations.map((d) => ({
+    _id: trip._id,
+    name: trip.name,
+    startDate: trip.startDate,
+    endDate: trip.endDate,
+    destinations: trip.destinations.map((d) => ({
       _id: d._id,
       name: d.name,
       latitude: d.latitude,
       longitude: d.longitude,
       startDate: d.startDate,
       endDate: d.endDate,
-      photos: d.photos.slice(0, 1).map((p) => photoUrl(doc._id, p.id, pending.has(p.id))),
-      story: d.storyPreview ?? '',
+      photos: d.photos.slice(0, 1).map((p) => photoUrl(trip._id, p.id, pending.has(p.id))),
+      story: storyPreview(d.story),
     })),
   };
+}
+
+/**
+ * The trip's stored `summaryJson`: its `TripSummary` with every photo named by its plain URL, as
+ * UTF-8 JSON (kept as bytes: the list sends them as they are, neither decoded nor encoded).
+ */
+export function tripSummaryJson(
+  trip: Pick<TripDoc, '_id' | 'name' | 'startDate' | 'endDate' | 'destinations'>,
+): Buffer {
+  return Buffer.from(JSON.stringify(toTripSummary({ ...trip, pendingVariants: undefined })));
+}
+
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c)) as [Buffer, Buffer, Buffer];
+
+/**
+ * The body of `GET /api/mytrips`: the JSON array of the trips' stored summaries, in the given
+ * order. A trip whose display variants are not all made yet (`pendingVariants`: seconds after
+ * its upload) has its pending photos' URLs named so (`photoUrl`).
+ */
+export function tripSummariesJson(trips: readonly TripSummaryDoc[]): Buffer {
+  const parts: Buffer[] = [OPEN];
+  trips.forEach((trip, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(listedSummaryJson(trip));
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+function listedSummaryJson(trip: TripSummaryDoc): Buffer {
+  if (!trip.pendingVariants?.length) return trip.summaryJson;
+  const pending = new Set(trip.pendingVariants);
+  const summary = JSON.parse(trip.summaryJson.toString()) as TripSummary;
+  for (const d of summary.destinations) {
+    d.photos = d.photos.map((url) => {
+      const photoId = url.slice(url.lastIndexOf('/') + 1);
+      return pending.has(photoId) ? photoUrl(trip._id, photoId, true) : url;
+    });
+  }
+  return Buffer.from(JSON.stringify(summary));
 }
 
 /** Where a photo sits in its trip (indexes into `destinations` and its `photos`). */

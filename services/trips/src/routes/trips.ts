@@ -1,7 +1,7 @@
 import { notFound, requireUserId } from '@wayfarer/service-kit';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
-import { isTripId, toApiTrip, toTripSummary } from '../domain/trip';
+import { isTripId, toApiTrip, tripSummariesJson } from '../domain/trip';
 import { createTrip } from '../usecases/create-trip';
 import { deleteTrip } from '../usecases/delete-trip';
 import type { TripsContext } from '../app';
@@ -12,9 +12,11 @@ type IdParams = { Params: { id: string } };
 export function tripRoutes(ctx: TripsContext): void {
   const { app, trips } = ctx;
 
-  app.get('/api/mytrips', async (request) => {
+  app.get('/api/mytrips', async (request, reply) => {
     const userId = requireUserId(request);
-    return (await trips.listSummaries(userId)).map(toTripSummary);
+    // the stored summaries are JSON already: joined, not parsed and serialized again
+    const body = tripSummariesJson(await trips.listSummaries(userId));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get<IdParams>('/api/trips/:id', async (request) => {

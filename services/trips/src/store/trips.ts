@@ -5,29 +5,44 @@ import {
   withPendingFlag,
   type OutboxEntry,
 } from '@wayfarer/service-kit/mongo';
-import { storyPreview } from '@wayfarer/contracts';
-import type { StoredVariant, TripDoc, TripSummaryDoc } from '../domain/trip';
-
-/** The API never needs the pending events nor the relay's bookkeeping. */
-const WITHOUT_OUTBOX = { projection: { outbox: 0, outboxPending: 0, outboxClaim: 0 } } as const;
+import {
+  SUMMARY_VERSION,
+  tripSummaryJson,
+  type StoredVariant,
+  type TripDoc,
+  type TripSummaryDoc,
+} from '../domain/trip';
 
 /**
- * What `GET /api/mytrips` reads: no story (up to 10,000 characters a destination) but its
- * preview, of the photos only their ids (the summary names the first), no storage keys.
+ * A trip's fields but the pending events, the relay's bookkeeping and the list's stored
+ * summary, which nothing reading a whole trip needs.
+ */
+const TRIP_FIELDS = {
+  projection: { outbox: 0, outboxPending: 0, outboxClaim: 0, summaryJson: 0, summaryVersion: 0 },
+} as const;
+
+/**
+ * What `GET /api/mytrips` reads of a trip: its `summaryJson` (one string: no story, no storage
+ * keys, no nested array path to project, nothing to decode into objects), which of its photos
+ * are still pending, and what the list is sorted and checked by.
  */
 const SUMMARY = {
+  projection: { summaryJson: 1, summaryVersion: 1, pendingVariants: 1, createdAt: 1 },
+} as const;
+
+/** What a trip's `summaryJson` is made from (`tripSummaryJson`). */
+const SUMMARY_SOURCE = {
   projection: {
     name: 1,
     startDate: 1,
     endDate: 1,
-    pendingVariants: 1,
     'destinations._id': 1,
     'destinations.name': 1,
     'destinations.latitude': 1,
     'destinations.longitude': 1,
     'destinations.startDate': 1,
     'destinations.endDate': 1,
-    'destinations.storyPreview': 1,
+    'destinations.story': 1,
     'destinations.photos.id': 1,
   },
 } as const;
@@ -53,28 +68,21 @@ export class TripsRepo {
     await this.collection.createIndex({ ownerId: 1, ...BY_OWNER_NEWEST });
     // the janitor's scan of trips whose display variants are still to be made
     await this.collection.createIndex({ pendingVariants: 1 }, { sparse: true });
-    await this.fillStoryPreviews();
+    await this.fillSummaries();
   }
 
   /**
-   * Trips stored before destinations kept their `storyPreview` get it (once, at start; a
-   * no-op afterwards), so the list's projection never needs the full story.
+   * Trips stored before documents kept their `summaryJson`, or with another `SUMMARY_VERSION`,
+   * get it made (at start; a no-op afterwards). One an older instance writes meanwhile is made
+   * at read time by `listSummaries` until the next start.
    */
-  private async fillStoryPreviews(): Promise<void> {
-    const old = this.collection.find(
-      { destinations: { $elemMatch: { storyPreview: { $exists: false } } } },
-      { projection: { destinations: 1 } },
-    );
-    for await (const trip of old) {
-      const set: Record<string, string> = {};
-      trip.destinations.forEach((d, i) => {
-        if (typeof d.storyPreview !== 'string') {
-          set[`destinations.${i}.storyPreview`] = storyPreview(d.story ?? '');
-        }
-      });
-      if (Object.keys(set).length > 0) {
-        await this.collection.updateOne({ _id: trip._id }, { $set: set });
-      }
+  private async fillSummaries(): Promise<void> {
+    const outdated = { summaryVersion: { $ne: SUMMARY_VERSION } };
+    for await (const trip of this.collection.find(outdated, SUMMARY_SOURCE)) {
+      await this.collection.updateOne(
+        { _id: trip._id, ...outdated },
+        { $set: { summaryJson: tripSummaryJson(trip), summaryVersion: SUMMARY_VERSION } },
+      );
     }
   }
 
@@ -86,7 +94,7 @@ export class TripsRepo {
   /** The owner's trips, newest first; soft-deleted ones (pending removal) excluded. */
   async listByOwner(ownerId: string): Promise<TripDoc[]> {
     return this.collection
-      .find({ ownerId, ...notDeleted }, WITHOUT_OUTBOX)
+      .find({ ownerId, ...notDeleted }, TRIP_FIELDS)
       .sort(BY_OWNER_NEWEST)
       .toArray() as Promise<TripDoc[]>;
   }
@@ -95,23 +103,37 @@ export class TripsRepo {
    * What the list needs of the owner's trips (`SUMMARY`), newest first, live ones only. Sorted
    * here rather than by the server: the local mongo-java-server sorts before it projects (13 ms
    * for 100 trips of 5 destinations against 1.6 ms unsorted, measured); an owner's trips are a
-   * few hundred at most, and a real MongoDB still finds them through the owner index.
+   * few hundred at most, and a real MongoDB still finds them through the owner index. A trip
+   * whose summary is missing or outdated (written by an older instance since this one started)
+   * gets it made here from its fields.
    */
   async listSummaries(ownerId: string): Promise<TripSummaryDoc[]> {
     const docs = (await this.collection
-      .find({ ownerId, ...notDeleted }, { projection: { ...SUMMARY.projection, createdAt: 1 } })
-      .toArray()) as unknown as (TripSummaryDoc & { createdAt: Date })[];
-    return docs.sort(
-      (a, b) =>
-        b.createdAt.getTime() - a.createdAt.getTime() ||
-        (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
-    );
+      .find({ ownerId, ...notDeleted }, { ...SUMMARY, promoteBuffers: true })
+      .toArray()) as (TripSummaryDoc & Pick<TripDoc, 'summaryVersion' | 'createdAt'>)[];
+    const outdated = docs.filter((d) => d.summaryVersion !== SUMMARY_VERSION).map((d) => d._id);
+    const made = new Map<string, Buffer>();
+    if (outdated.length > 0) {
+      const sources = this.collection.find({ _id: { $in: outdated } }, SUMMARY_SOURCE);
+      for await (const t of sources) made.set(t._id, tripSummaryJson(t));
+    }
+    return docs
+      .flatMap((d) => {
+        const summaryJson = d.summaryVersion === SUMMARY_VERSION ? d.summaryJson : made.get(d._id);
+        // undefined: removed meanwhile (the relay removes a deleted trip)
+        return summaryJson === undefined ? [] : [{ ...d, summaryJson }];
+      })
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
+      );
   }
 
   /** Live trips with display variants still to be made (at most `limit`). */
   async withPendingVariants(limit: number): Promise<TripDoc[]> {
     return this.collection
-      .find({ pendingVariants: { $exists: true }, ...notDeleted }, WITHOUT_OUTBOX)
+      .find({ pendingVariants: { $exists: true }, ...notDeleted }, TRIP_FIELDS)
       .limit(limit)
       .toArray() as Promise<TripDoc[]>;
   }
@@ -142,12 +164,12 @@ export class TripsRepo {
 
   /** The trip if `ownerId` owns it and it is not deleted. */
   async findOwned(id: string, ownerId: string): Promise<TripDoc | null> {
-    return this.collection.findOne({ _id: id, ownerId, ...notDeleted }, WITHOUT_OUTBOX);
+    return this.collection.findOne({ _id: id, ownerId, ...notDeleted }, TRIP_FIELDS);
   }
 
   /** Any live trip by id (access is checked by the caller). */
   async findLive(id: string): Promise<TripDoc | null> {
-    return this.collection.findOne({ _id: id, ...notDeleted }, WITHOUT_OUTBOX);
+    return this.collection.findOne({ _id: id, ...notDeleted }, TRIP_FIELDS);
   }
 
   /** Which of `ids` have a trip document, live or soft-deleted (the sweeper keeps their objects). */

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storyPreview, Topics, Trip, TripSummary } from '@wayfarer/contracts';
 import { waitForEvents } from '@wayfarer/test-kit';
+import { SUMMARY_VERSION } from '../../src/domain/trip';
 import { largeJpeg, png, sidewaysJpeg } from '../fixtures';
 import {
   as,
@@ -313,6 +314,59 @@ describe('a trip from creation to deletion', () => {
       headers: as(owner),
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('the list of trips stored before their summary was kept', () => {
+  it('is answered the same: made at read time, then stored at start (TripsRepo.init)', async () => {
+    const owner = newUserId();
+    const long = 'A long day by the fjord. '.repeat(10);
+    const res = await postTrip(
+      h.app,
+      owner,
+      tripFields({ name: 'Old trip' }, [
+        { name: 'Bergen', latitude: '60.39', longitude: '5.32', story: long },
+        { name: 'Flåm', latitude: '60.86', longitude: '7.11' },
+      ]),
+      [
+        { field: 'photos[0]', data: small, filename: 'a.png', type: 'image/png' },
+        { field: 'photos[1]', data: small, filename: 'c.png', type: 'image/png' },
+      ],
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const old = res.json<Trip>();
+    const recent = await createSimpleTrip(h, owner, small, 'Recent trip');
+    await h.variants.idle();
+    const list = async () =>
+      (await h.app.inject({ url: '/api/mytrips', headers: as(owner) })).json<TripSummary[]>();
+    const before = await list();
+    expect(before.map((t) => t._id)).toEqual([recent._id, old._id]);
+
+    // as stored before summaries were kept (none) or by another version of them (outdated)
+    await h.trips.collection.updateOne(
+      { _id: old._id },
+      { $unset: { summaryJson: '', summaryVersion: '' } },
+    );
+    await h.trips.collection.updateOne(
+      { _id: recent._id },
+      { $set: { summaryJson: Buffer.from('{"stale":true}'), summaryVersion: 0 } },
+    );
+    expect(await list()).toEqual(before);
+    expect(before[1]!.destinations.map((d) => [d.story, d.photos.length])).toEqual([
+      [storyPreview(long), 1],
+      ['', 1],
+    ]);
+
+    // the next start stores them again; the list reads them from there
+    await h.trips.init();
+    const stored = await h.trips.collection
+      .find({ _id: { $in: [old._id, recent._id] } }, { promoteBuffers: true })
+      .toArray();
+    for (const doc of stored) {
+      expect(doc.summaryVersion).toBe(SUMMARY_VERSION);
+      expect(JSON.parse(doc.summaryJson.toString())).toEqual(before.find((t) => t._id === doc._id));
+    }
+    expect(await list()).toEqual(before);
   });
 });
 

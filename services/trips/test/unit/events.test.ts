@@ -14,6 +14,7 @@ import {
   toApiTrip,
   toTripSummary,
   tripPrefix,
+  tripSummariesJson,
   type PhotoDoc,
 } from '../../src/domain/trip';
 import { tripCreatedEntry, tripDeletedEntry } from '../../src/events/outbox';
@@ -236,5 +237,19 @@ describe('photos whose display variant is not made yet', () => {
       photos: [`/api/photos/${tripId}/${p1}?pending=1`],
       story: `${'x'.repeat(100)}...`,
     });
+  });
+
+  it('the list body: the stored summaries as a JSON array, pending photos named so', () => {
+    // stored with plain URLs (a trip never changes; pendingVariants says which are pending)
+    expect(JSON.parse(doc.summaryJson.toString())).toEqual(
+      toTripSummary({ ...doc, pendingVariants: undefined }),
+    );
+    const ready = { _id: trip._id, summaryJson: trip.summaryJson };
+    const body = tripSummariesJson([doc, ready]).toString();
+    expect(JSON.parse(body)).toEqual([toTripSummary(doc), toTripSummary(trip)]);
+    expect(toTripSummary(doc).destinations[0]!.photos).toEqual([
+      `/api/photos/${tripId}/${p1}?pending=1`,
+    ]);
+    expect(tripSummariesJson([]).toString()).toBe('[]');
   });
 });
