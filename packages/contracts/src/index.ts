@@ -7,3 +7,4 @@ export * from './journal';
 export * from './places';
 export * from './bodies';
 export * from './bucketlist';
+export * from './chat';

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/*
+ * The chat service's contract (spec sections 3, 4, 7; issue 12): the room id rule, the socket.io
+ * events and their payloads, the limits, and the `GET /api/conversation/{roomId}` answer.
+ *
+ * The socket is reached through the gateway on the product's own origin at socket.io's default
+ * path `/socket.io/`, websocket transport only (`transports: ['websocket']`), authenticated by the
+ * session cookie on the handshake.
+ */
+
+/** The room id of two users: their ids sorted and joined with `_` (spec section 4). */
+export function roomIdOf(a: string, b: string): string {
+  return [a, b].sort().join('_');
+}
+
+/** The two user ids of a room id, or null when it is not one (`<id>_<id>`, two different ids). */
+export function usersOfRoom(roomId: string): [string, string] | null {
+  const parts = roomId.split('_');
+  if (parts.length !== 2) return null;
+  const [a, b] = parts as [string, string];
+  if (!a || !b || a === b || roomIdOf(a, b) !== roomId) return null;
+  return [a, b];
+}
+
+/** The socket path (socket.io's default). The gateway proxies websocket upgrades under it. */
+export const CHAT_SOCKET_PATH = '/socket.io/';
+
+/** Socket.io event names. */
+export const ChatEvents = {
+  /** client -> server: `join(roomId, ack?)`; ack `ChatAck`. */
+  join: 'join',
+  /** client -> server: `leave(roomId, ack?)`; ack `ChatAck`. */
+  leave: 'leave',
+  /** client -> server: `send_message(SendMessage, ack?)`; ack `SendMessageAck`. */
+  sendMessage: 'send_message',
+  /** server -> client (every socket in the room, the sender's other tabs included): `ReceiveMessage`. */
+  receiveMessage: 'receive_message',
+} as const;
+
+export const ChatLimits = {
+  /** Longest message text, in characters, after trimming. */
+  textMax: 2000,
+  /** Per-socket rate limit: at most `rateMessages` `send_message` per `rateWindowMs`. */
+  rateMessages: 10,
+  rateWindowMs: 5000,
+  /** Messages shown on opening (the history's first page). */
+  firstPage: 10,
+  /** Messages each 'Load more messages' adds. */
+  morePage: 20,
+  /** Largest `?limit=` `GET /api/conversation/{roomId}` accepts. */
+  pageMax: 50,
+} as const;
+
+/** Texts the service answers with (ack `error`, or `{message}` of an HTTP error). */
+export const ChatMessages = {
+  notAuthenticated: 'Not authenticated.',
+  sessionRevoked: 'Session ended.',
+  badRoom: 'Invalid room id.',
+  notInRoom: 'You can only chat with your friends.',
+  notFriends: 'You can only chat with your friends.',
+  emptyText: 'Message text is empty.',
+  textTooLong: `Message text must be at most ${ChatLimits.textMax} characters.`,
+  rateLimited: 'Too many messages, slow down.',
+  badPayload: 'Invalid message.',
+  badCursor: 'Invalid cursor.',
+  failed: 'The message could not be sent.',
+} as const;
+
+/**
+ * `send_message` payload (spec: Socket message {to, from, text, timestamp}). `from` is ignored: the
+ * sender is the authenticated user. `timestamp` is the client's (ignored too: the server stamps
+ * the stored message). `clientId` (optional) lets the client match the ack and the broadcast to its
+ * optimistic copy.
+ */
+export const SendMessage = z.object({
+  to: z.string().min(1),
+  from: z.string().optional(),
+  text: z.string(),
+  timestamp: z.union([z.string(), z.number()]).optional(),
+  clientId: z.string().max(100).optional(),
+});
+export type SendMessage = z.infer<typeof SendMessage>;
+
+/**
+ * `receive_message` payload (spec: {from, text, timestamp}) plus `_id` (the stored message id: a
+ * client de-duplicates on it, e.g. between the live event and a history page fetched after a
+ * reconnect), `roomId`, and the sender's `clientId` when it gave one. `timestamp` is ISO 8601.
+ */
+export const ReceiveMessage = z.object({
+  _id: z.string(),
+  roomId: z.string(),
+  from: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  clientId: z.string().optional(),
+});
+export type ReceiveMessage = z.infer<typeof ReceiveMessage>;
+
+/** Ack of `join` / `leave`: `{ok: true}` or `{ok: false, error}` (a `ChatMessages` text). */
+export const ChatAck = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type ChatAck = z.infer<typeof ChatAck>;
+
+/**
+ * Ack of `send_message`: the stored message (sent after it is stored, before or with the
+ * broadcast), or `{ok: false, error}` with nothing stored or delivered.
+ */
+export const SendMessageAck = z.union([
+  z.object({ ok: z.literal(true), message: ReceiveMessage }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type SendMessageAck = z.infer<typeof SendMessageAck>;
+
+/** A message of the history (spec: Conversation messages[]). `timestamp` ISO 8601. */
+export const ConversationMessage = z.object({
+  _id: z.string(),
+  sender: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
+  content: z.string(),
+  timestamp: z.string(),
+  /** The conversation's `_id` (the room id). */
+  conversation: z.string(),
+});
+export type ConversationMessage = z.infer<typeof ConversationMessage>;
+
+/**
+ * `GET /api/conversation/{roomId}?before=<cursor>&limit=<n>`: one page of the room's history,
+ * `messages` oldest to newest within the page; the first call (no `before`) answers the newest
+ * `limit` (default `ChatLimits.firstPage`); `nextCursor` (null when there is nothing older) is
+ * passed as `before` to fetch the page before it ('Load more messages', `limit` =
+ * `ChatLimits.morePage`). A room with no messages answers an empty list (not 404). Only a
+ * participant who is a current friend of the other may read it (403 otherwise).
+ */
+export const ConversationResponse = z.object({
+  conversation: z.object({
+    _id: z.string(),
+    messages: z.array(ConversationMessage),
+  }),
+  nextCursor: z.string().nullable(),
+});
+export type ConversationResponse = z.infer<typeof ConversationResponse>;
