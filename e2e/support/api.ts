@@ -8,12 +8,19 @@ export interface Account {
   header: string;
 }
 
-/** Registers a new user through the real API and keeps its session. */
-export async function signUp(name: string, prefix = 'e2e'): Promise<Account> {
+/** Registers a new user through the real API and keeps its session (with a PNG picture if given). */
+export async function signUp(name: string, prefix = 'e2e', picture?: Buffer): Promise<Account> {
   const form = new FormData();
   form.append('name', name);
   form.append('email', uniqueEmail(prefix));
   form.append('password', 'a long password');
+  if (picture) {
+    form.append(
+      'profilePicture',
+      new Blob([new Uint8Array(picture)], { type: 'image/png' }),
+      'me.png',
+    );
+  }
   const res = await fetch(`${baseUrl()}/api/register`, { method: 'POST', body: form });
   expect(res.status).toBe(201);
   const { userId } = (await res.json()) as { userId: string };

@@ -16,9 +16,19 @@ const CHIPS_MAX = 6;
 
 function UnfriendIcon() {
   return (
-    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <circle cx="9" cy="8" r="3.5" />
-      <path d="M2.5 19.5c.8-3.6 3.4-5.5 6.5-5.5s5.7 1.9 6.5 5.5M16 10.5h6" />
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <circle cx="9" cy="8.5" r="3.2" />
+      <path d="M3.5 19c.7-3.2 2.9-5 5.5-5s4.8 1.8 5.5 5M16 11h5" />
     </svg>
   );
 }
@@ -41,7 +51,7 @@ export function FriendList({ friends, onMessage, onUnfriend, onShow }: FriendLis
               <span className="person-actions">
                 <button
                   type="button"
-                  className="btn btn-ghost btn-sm"
+                  className="btn btn-ghost btn-sm btn-collapsible"
                   aria-label={`Message ${name}`}
                   onClick={() => onMessage(friend)}
                 >
