@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import { mongoPing } from '@wayfarer/service-kit/mongo';
+import { conversationRoutes } from './routes/conversation';
+import type { ChatStores } from './store';
+
+export interface ChatDeps {
+  logger: Logger;
+  db: Db;
+  stores: ChatStores;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
+  /** Extra readiness checks (the adapter's Redis). */
+  readiness?: Record<string, () => Promise<unknown>>;
+}
+
+export interface ChatContext {
+  app: FastifyInstance;
+  stores: ChatStores;
+}
+
+/** chat's HTTP app (not listening); the socket.io server is attached to its `server`. */
+export function buildApp(deps: ChatDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'chat',
+    logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
+    readiness: { mongo: mongoPing(deps.db), ...deps.readiness },
+    fastify: { routerOptions: { maxParamLength: 300 } },
+  });
+  conversationRoutes({ app, stores: deps.stores });
+  return app;
+}

@@ -1,0 +1,97 @@
+import { Redis } from 'ioredis';
+import { roomIdOf } from '@wayfarer/contracts';
+import {
+  composeService,
+  createKafka,
+  createLogger,
+  groupId,
+  loadIdentityProofSecret,
+} from '@wayfarer/service-kit';
+import { connectMongo } from '@wayfarer/service-kit/mongo';
+import { buildApp } from './app';
+import type { ChatEnv } from './config';
+import { CONSUMERS, startProjections, type ProjectionOptions } from './events/consumers';
+import { isRevokedIn, subscribeRevocations } from './events/revocations';
+import { createSocketServer } from './socket/server';
+import { createStores, initStores } from './store';
+
+/** What a caller may set besides the env (tests: consumers that skip earlier history). */
+export type ChatServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRetryDelayMs'>;
+
+/**
+ * chat's composition root: MongoDB stores (messages, users and friendships projections), three
+ * Redis connections (the adapter's publisher, which also reads revocation keys; its subscriber;
+ * the revocations subscriber), the socket.io server on the app's HTTP server, the projections.
+ * `main.ts` listens with it; the integration tests boot two of it on ephemeral ports. `close()`
+ * disconnects this instance's sockets, closes the app, the projections, Redis, then MongoDB.
+ */
+export async function createService(env: ChatEnv, options: ChatServiceOptions = {}) {
+  return composeService(async (onClose) => {
+    const logger = createLogger('chat', env.LOG_LEVEL);
+    const identityProofSecret = loadIdentityProofSecret(env);
+
+    const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
+    onClose(() => client.close());
+    const stores = createStores(db);
+    await initStores(stores);
+
+    const redisOptions = { maxRetriesPerRequest: 2, commandTimeout: 2000 };
+    const pubClient = new Redis(env.REDIS_URL, redisOptions);
+    const subClient = pubClient.duplicate();
+    const revocationsClient = pubClient.duplicate();
+    onClose(() =>
+      Promise.allSettled([pubClient, subClient, revocationsClient].map((r) => r.quit())),
+    );
+
+    const app = buildApp({
+      logger,
+      db,
+      stores,
+      identityProofSecret,
+      readiness: { redis: () => pubClient.ping() },
+    });
+    const sockets = createSocketServer({
+      server: app.server,
+      stores,
+      logger,
+      identityProofSecret,
+      adapter: env.CHAT_ADAPTER,
+      pubClient,
+      subClient,
+      isRevoked: isRevokedIn(pubClient),
+    });
+    // before the HTTP server closes: its upgraded connections would hold it open
+    app.addHook('preClose', async () => {
+      sockets.closeLocal();
+      await sockets.io.of('/').adapter.close();
+    });
+
+    await subscribeRevocations({
+      subscriber: revocationsClient,
+      logger,
+      onRevoked: (sessionId) => {
+        const cut = sockets.disconnectSession(sessionId);
+        if (cut > 0) logger.info({ cut }, 'revoked session: sockets disconnected');
+      },
+    });
+
+    const kafka = createKafka({ clientId: 'chat', brokers: env.KAFKA_BROKERS, logger });
+    const projections = startProjections({
+      kafka,
+      db,
+      stores,
+      logger,
+      groupIds: {
+        users: groupId(env, CONSUMERS.users),
+        friendships: groupId(env, CONSUMERS.friendships),
+      },
+      onFriendshipRemoved: (userIds) => sockets.leaveRoomOf(userIds, roomIdOf(...userIds)),
+      ...options,
+    });
+    onClose(() => projections.stop());
+
+    return { app, logger, db, stores, projections, sockets };
+  });
+}
+
+export type ChatService = Awaited<ReturnType<typeof createService>>;

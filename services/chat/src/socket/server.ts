@@ -1,0 +1,210 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import {
+  CHAT_SOCKET_PATH,
+  ChatEvents,
+  ChatMessages,
+  SendMessage,
+  type ChatAck,
+  type ReceiveMessage,
+  type SendMessageAck,
+} from '@wayfarer/contracts';
+import { verifyIdentityProof, type Logger } from '@wayfarer/service-kit';
+import { allowSend, checkText, roomOfCaller, roomOfMessage } from '../domain/messages';
+import type { ChatStores } from '../store';
+
+export interface SocketDeps {
+  server: HttpServer;
+  stores: ChatStores;
+  logger: Logger;
+  identityProofSecret: Buffer;
+  adapter: 'sharded' | 'classic';
+  /** Redis connections of the adapter: one to publish, one to subscribe. */
+  pubClient: Redis;
+  subClient: Redis;
+  /** Whether a session id is revoked now (`revocations.ts`). */
+  isRevoked: (sessionId: string) => Promise<boolean>;
+}
+
+interface SocketData {
+  userId: string;
+  sessionId: string | null;
+  /** Times of the sends still in the rate window. */
+  sent: number[];
+}
+
+type ChatSocket = Socket<
+  Record<string, never>,
+  Record<string, never>,
+  Record<string, never>,
+  SocketData
+>;
+type Ack<T> = (answer: T) => void;
+
+/** The ack callback a client passed (last argument), or a no-op. */
+const ackOf = <T>(fn: unknown): Ack<T> => (typeof fn === 'function' ? (fn as Ack<T>) : () => {});
+
+/**
+ * chat's socket.io server on the service's HTTP server, at `/socket.io/`, websocket transport
+ * only (no long-polling: every request of a connection is the one upgrade, so no sticky routing
+ * is needed in front of several instances). The upgrade request must carry the gateway's
+ * identity proof with a signed-in user (bound to `GET /socket.io/`, query excluded) and a
+ * session that is not revoked; anything else is refused before a connection exists.
+ */
+export function createSocketServer(deps: SocketDeps) {
+  const { stores, logger } = deps;
+  const log = logger.child({ component: 'socket' });
+  const io = new Server(deps.server, {
+    path: CHAT_SOCKET_PATH.replace(/\/$/, ''),
+    transports: ['websocket'],
+    serveClient: false,
+    // the client's own origin: the gateway is the only way in, and checks the session cookie
+    allowRequest: (req, callback) => {
+      const check = verifyIdentityProof(req, deps.identityProofSecret);
+      callback(null, check.ok && check.identity.userId !== null);
+    },
+    adapter:
+      deps.adapter === 'sharded'
+        ? createShardedAdapter(deps.pubClient, deps.subClient)
+        : createAdapter(deps.pubClient, deps.subClient),
+  });
+
+  io.use((socket, next) => {
+    const check = verifyIdentityProof(socket.request as IncomingMessage, deps.identityProofSecret);
+    if (!check.ok || check.identity.userId === null) {
+      next(new Error(ChatMessages.notAuthenticated));
+      return;
+    }
+    const { userId, sessionId, sessionExpires } = check.identity;
+    const accept = () => {
+      const data = socket.data as SocketData;
+      data.userId = userId;
+      data.sessionId = sessionId;
+      data.sent = [];
+      if (sessionExpires !== null) {
+        // the session ends: so does its socket
+        const timer = setTimeout(
+          () => socket.disconnect(true),
+          Math.max(0, sessionExpires * 1000 - Date.now()),
+        );
+        timer.unref();
+        socket.on('disconnect', () => clearTimeout(timer));
+      }
+      next();
+    };
+    if (sessionId === null) {
+      accept();
+      return;
+    }
+    deps.isRevoked(sessionId).then(
+      (revoked) => (revoked ? next(new Error(ChatMessages.sessionRevoked)) : accept()),
+      (err: unknown) => {
+        log.warn({ err }, 'revocation check failed: refusing the socket');
+        next(new Error(ChatMessages.sessionRevoked));
+      },
+    );
+  });
+
+  io.on('connection', (raw) => {
+    const socket = raw as unknown as ChatSocket;
+    const { userId } = socket.data;
+    // each user's sockets share a room of the user's own, for `leaveRoomOf` across instances
+    void socket.join(userRoom(userId));
+
+    socket.on(ChatEvents.join, async (roomId: unknown, ackFn: unknown) => {
+      const ack = ackOf<ChatAck>(ackFn);
+      try {
+        const room = roomOfCaller(userId, roomId);
+        if (!room.ok) return ack({ ok: false, error: room.error });
+        if (!(await stores.friendships.areFriends(userId, room.otherId))) {
+          return ack({ ok: false, error: ChatMessages.notInRoom });
+        }
+        await socket.join(room.roomId);
+        ack({ ok: true });
+      } catch (err) {
+        log.error({ err }, 'join failed');
+        ack({ ok: false, error: ChatMessages.failed });
+      }
+    });
+
+    socket.on(ChatEvents.leave, async (roomId: unknown, ackFn: unknown) => {
+      const ack = ackOf<ChatAck>(ackFn);
+      if (typeof roomId === 'string' && socket.rooms.has(roomId) && roomId !== userRoom(userId)) {
+        await socket.leave(roomId);
+      }
+      ack({ ok: true });
+    });
+
+    socket.on(ChatEvents.sendMessage, async (payload: unknown, ackFn: unknown) => {
+      const ack = ackOf<SendMessageAck>(ackFn);
+      try {
+        if (!allowSend(socket.data.sent, Date.now())) {
+          return ack({ ok: false, error: ChatMessages.rateLimited });
+        }
+        const parsed = SendMessage.safeParse(payload);
+        if (!parsed.success) return ack({ ok: false, error: ChatMessages.badPayload });
+        const text = checkText(parsed.data.text);
+        if (!text.ok) return ack({ ok: false, error: text.error });
+        // the sender is the authenticated user: the client's `from` is ignored
+        const room = roomOfMessage(userId, parsed.data.to);
+        if (!room.ok) return ack({ ok: false, error: room.error });
+        if (!(await stores.friendships.areFriends(userId, room.otherId))) {
+          return ack({ ok: false, error: ChatMessages.notFriends });
+        }
+        const stored = await stores.messages.insert({
+          roomId: room.roomId,
+          senderId: userId,
+          content: text.text,
+          timestamp: new Date(),
+        });
+        const message: ReceiveMessage = {
+          _id: stored._id.toHexString(),
+          roomId: room.roomId,
+          from: userId,
+          text: stored.content,
+          timestamp: stored.timestamp.toISOString(),
+          ...(parsed.data.clientId === undefined ? {} : { clientId: parsed.data.clientId }),
+        };
+        // stored first; then acknowledged and delivered to the room on every instance
+        ack({ ok: true, message });
+        io.to(room.roomId).emit(ChatEvents.receiveMessage, message);
+      } catch (err) {
+        log.error({ err }, 'send_message failed');
+        ack({ ok: false, error: ChatMessages.failed });
+      }
+    });
+  });
+
+  return {
+    io,
+    /** The sockets of both users (on every instance) leave their room: unfriending ends it. */
+    async leaveRoomOf(userIds: [string, string], roomId: string): Promise<void> {
+      io.in(userRoom(userIds[0])).socketsLeave(roomId);
+      io.in(userRoom(userIds[1])).socketsLeave(roomId);
+      await Promise.resolve();
+    },
+    /** Cuts this instance's sockets of a revoked session (each instance hears every revocation). */
+    disconnectSession(sessionId: string): number {
+      let cut = 0;
+      for (const socket of io.of('/').sockets.values()) {
+        if ((socket.data as SocketData).sessionId === sessionId) {
+          socket.disconnect(true);
+          cut += 1;
+        }
+      }
+      return cut;
+    },
+    /** Closes this instance's sockets and the engine (not the HTTP server, not Redis). */
+    closeLocal(): void {
+      io.local.disconnectSockets(true);
+      io.engine.close();
+    },
+  };
+}
+
+/** The room of all of a user's sockets (a chat room id is `<id>_<id>`, never `user:`-prefixed). */
+const userRoom = (userId: string): string => `user:${userId}`;
+
+export type SocketServer = ReturnType<typeof createSocketServer>;

@@ -1,0 +1,25 @@
+import type { Db } from 'mongodb';
+import { FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import { MessagesStore } from './messages';
+import { UsersProjection } from './users';
+
+/** Everything chat keeps in its own MongoDB database. */
+export interface ChatStores {
+  messages: MessagesStore;
+  users: UsersProjection;
+  friendships: FriendshipProjection;
+}
+
+export function createStores(db: Db): ChatStores {
+  return {
+    messages: new MessagesStore(db),
+    users: new UsersProjection(db),
+    friendships: new FriendshipProjection(db),
+  };
+}
+
+/** Creates indexes (idempotent). */
+export async function initStores(stores: ChatStores): Promise<void> {
+  await stores.messages.init();
+  await stores.friendships.init();
+}

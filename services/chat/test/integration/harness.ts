@@ -1,0 +1,162 @@
+import { Partitioners, type Producer } from 'kafkajs';
+import { io as connect, type Socket } from 'socket.io-client';
+import { expect, vi } from 'vitest';
+import {
+  CHAT_SOCKET_PATH,
+  FriendshipCreated,
+  FriendshipRemoved,
+  friendshipId,
+  makeEvent,
+  UserRegistered,
+  type EventDefinition,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
+import { groupId, loadConfig } from '@wayfarer/service-kit';
+import {
+  dropConsumerGroups,
+  dropMongoDatabase,
+  gatewayHeaders,
+  testKafka,
+  testServiceEnv,
+  uniqueSuffix,
+  type TestIdentity,
+} from '@wayfarer/test-kit';
+import type { z } from 'zod';
+import { ChatEnv } from '../../src/config';
+import { CONSUMERS } from '../../src/events/consumers';
+import { createService, type ChatService } from '../../src/service';
+
+export interface Instance extends ChatService {
+  url: string;
+}
+
+/**
+ * Two chat instances booted by the composition root on one database, one consumer group and one
+ * Redis (as the stack runs them), each listening on an ephemeral port; a producer publishing
+ * what auth and social would; socket.io clients connected with the gateway's headers.
+ */
+export async function startChat(adapter: 'sharded' | 'classic' = 'sharded') {
+  const suffix = uniqueSuffix();
+  const env = loadConfig(
+    ChatEnv,
+    testServiceEnv({ MONGO_DB: `t_chat_${suffix}`, CHAT_ADAPTER: adapter, PORT: '4006' }),
+  );
+  const instances: Instance[] = [];
+  const sockets: Socket[] = [];
+  const producer: Producer = testKafka().producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+
+  const start = async (): Promise<Instance> => {
+    const svc = await createService(env, { skipHistory: true });
+    await svc.projections.started;
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = svc.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const instance = { ...svc, url: `http://127.0.0.1:${address.port}` };
+    instances.push(instance);
+    return instance;
+  };
+
+  const close = async () => {
+    for (const s of sockets) s.disconnect();
+    await Promise.allSettled(instances.map((i) => i.close()));
+    await producer.disconnect();
+    await dropConsumerGroups(Object.values(CONSUMERS).map((name) => groupId(env, name)));
+    await dropMongoDatabase(env.MONGO_DB);
+  };
+
+  await producer.connect();
+  const publish = async <S extends z.ZodType>(
+    def: EventDefinition<S>,
+    aggregateId: string,
+    payload: z.input<S>,
+  ) => {
+    const event = makeEvent(def, aggregateId, payload) as EventEnvelope;
+    await producer.send({
+      topic: def.topic,
+      acks: -1,
+      messages: [{ key: aggregateId, value: JSON.stringify(event) }],
+    });
+  };
+
+  /** A socket of `identity` to `instance`, as the gateway would forward its upgrade. */
+  const socketOf = (instance: Instance, identity: TestIdentity | null): Socket => {
+    const socket = connect(instance.url, {
+      path: CHAT_SOCKET_PATH,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: identity ? gatewayHeaders('GET', CHAT_SOCKET_PATH, identity) : {},
+    });
+    sockets.push(socket);
+    return socket;
+  };
+
+  /** A socket with exactly these upgrade headers (forged ones). */
+  const rawSocket = (instance: Instance, headers: Record<string, string>): Socket => {
+    const socket = connect(instance.url, {
+      path: CHAT_SOCKET_PATH,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: headers,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+
+  /** Resolves once connected (rejects with the refusal). */
+  const connected = (socket: Socket) =>
+    new Promise<void>((resolve, reject) => {
+      if (socket.connected) return resolve();
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (err) => reject(err));
+    });
+
+  const user = async (name: string) => {
+    const id = `${name}${suffix}`;
+    await publish(UserRegistered, id, {
+      userId: id,
+      name,
+      email: `${name}${suffix}@example.com`,
+      profilePicture: '',
+    });
+    return id;
+  };
+
+  const befriend = async (a: string, b: string, svc: Instance) => {
+    await publish(FriendshipCreated, friendshipId(a, b), { userIds: [a, b] });
+    await vi.waitFor(async () => expect(await svc.stores.friendships.areFriends(a, b)).toBe(true), {
+      timeout: 20_000,
+      interval: 50,
+    });
+  };
+
+  const unfriend = async (a: string, b: string, svc: Instance) => {
+    await publish(FriendshipRemoved, friendshipId(a, b), { userIds: [a, b] });
+    await vi.waitFor(
+      async () => expect(await svc.stores.friendships.areFriends(a, b)).toBe(false),
+      { timeout: 20_000, interval: 50 },
+    );
+  };
+
+  return {
+    env,
+    suffix,
+    start,
+    close,
+    publish,
+    socketOf,
+    rawSocket,
+    connected,
+    user,
+    befriend,
+    unfriend,
+  };
+}
+
+/** Emits with an ack and resolves with the answer. */
+export function emitAck<T>(socket: Socket, event: string, ...args: unknown[]): Promise<T> {
+  return socket.timeout(10_000).emitWithAck(event, ...args) as Promise<T>;
+}
