@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTrip, signUp, type Account } from '../support/api';
+import { api, createTrip, signUp, withServiceDown, type Account } from '../support/api';
 import {
   animationsDone,
   baseUrl,
@@ -23,6 +23,8 @@ async function openAs(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport });
   await context.addCookies([{ ...account.cookie, url: baseUrl() }]);
+  // as a login leaves it (spec section 4: the user id in local storage)
+  await context.addInitScript((id) => localStorage.setItem('userId', id), account.userId);
   const page = await context.newPage();
   page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
   return { context, page };
@@ -201,7 +203,8 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
       .getByRole('button', { name: `Message ${bName}` })
       .click();
     await a.page.waitForURL(`**/messages/${bea.userId}`);
-    await a.page.getByRole('heading', { name: `Chat with ${bName}` }).waitFor();
+    await a.page.getByRole('heading', { name: bName, level: 1 }).waitFor();
+    expect(await a.page.getByText('No friend selected to message.').count()).toBe(0);
     await a.page.goBack();
     await friendsList(a.page).getByText(bName).waitFor();
 
@@ -254,5 +257,49 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
 
     await a.context.close();
     await b.context.close();
+  });
+
+  it('says so when social is down: the friends list, a search, an Add (the original only logged them)', async () => {
+    const tag = Math.random().toString(36).slice(2, 6);
+    const ada = await signUp(`Ada Offline ${tag}`, 'friends-down-a');
+    const dora = `Dora Stranger ${tag}`;
+    await signUp(dora, 'friends-down-d');
+    const { context, page } = await openAs(browser, ada);
+
+    // a search while social is up finds Dora
+    await page.goto('/addFriends');
+    await searchBox(page).fill(dora);
+    const row = results(page).locator('.person-card', { hasText: dora });
+    await row.getByRole('button', { name: `Add ${dora}` }).waitFor();
+
+    await withServiceDown('social', async () => {
+      // Add fails: the row says so and keeps its Add
+      await row.getByRole('button', { name: `Add ${dora}` }).click();
+      await row
+        .getByRole('alert')
+        .filter({ hasText: 'Could not send the friend request. Please try again.' })
+        .waitFor();
+      expect(await row.getByRole('button', { name: `Add ${dora}` }).count()).toBe(1);
+      // a new search fails: said in the page
+      await searchBox(page).fill(`${dora} x`);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'Could not search for people. Please try again.' })
+        .waitFor();
+      await steady(page);
+      await screenshot(page, 'friends-search-failed-1440');
+
+      // the friends screen: one message with Try again
+      await page.goto('/friends');
+      await page.getByRole('alert').filter({ hasText: 'Could not load your friends.' }).waitFor();
+      expect(await page.getByText('Could not load your friend requests.').count()).toBe(0);
+      await steady(page);
+      await screenshot(page, 'friends-load-failed-1440');
+    });
+
+    // social back: Try again shows the (empty) list
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText(EMPTY).waitFor();
+    await context.close();
   });
 });

@@ -87,7 +87,8 @@ export function Component() {
         </Link>
       </header>
 
-      {state.requestsLoad === 'failed' ? (
+      {/* both failed: the friends' message says it, its Try again reloads both */}
+      {state.requestsLoad === 'failed' && state.friendsLoad !== 'failed' ? (
         <div className="state-card state-card--error friends-requests-error">
           <p role="alert">{FRIENDS_TEXTS.requestsFailed}</p>
           <button type="button" className="btn btn-ghost" onClick={f.retry}>
