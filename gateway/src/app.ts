@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { registerCompression } from './compression';
-import { upstreamUrls, type GatewayConfig } from './config';
+import { chatSocketUrls, upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
-import { registerProxies, upstreamTimingOf } from './proxy';
+import { registerChatSocketProxy, registerProxies, upstreamTimingOf } from './proxy';
 import { SharedRateLimiter } from './rate-limit';
 import { startRevocationCache } from './revocations';
 import { routeFor } from './routes';
@@ -155,12 +155,20 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerSessionDecorator(app);
   const revocations = startRevocationCache(redis, deps.logger);
   app.addHook('onClose', async () => revocations.close());
+  const sessions = { verifyToken: createTokenVerifier(deps.publicKeyPem), revocations, redis };
   await registerProxies(
     app,
     upstreamUrls(config),
-    { verifyToken: createTokenVerifier(deps.publicKeyPem), revocations, redis },
+    sessions,
     config.UPSTREAM_TIMEOUT_MS,
     deps.identityProofSecret,
+  );
+  await registerChatSocketProxy(
+    app,
+    chatSocketUrls(config),
+    sessions,
+    deps.identityProofSecret,
+    ownOrigin,
   );
   if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);
   return app;

@@ -17,6 +17,22 @@ export const GatewayEnv = z.object({
   SOCIAL_URL: url.default('http://127.0.0.1:4004'),
   JOURNAL_URL: url.default('http://127.0.0.1:4005'),
   CHAT_URL: url.default('http://127.0.0.1:4006'),
+  /**
+   * The chat instances the gateway spreads sockets over (`/socket.io/` websocket upgrades,
+   * round-robin per upgrade), comma-separated; unset: CHAT_URL alone.
+   */
+  CHAT_URLS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((u) => u.trim())
+            .filter((u) => u !== '')
+        : undefined,
+    )
+    .pipe(z.array(url).min(1).optional()),
   PLACES_URL: url.default('http://127.0.0.1:4007'),
   /** The built frontend (`frontend/dist`); when unset the gateway serves only `/api`. */
   FRONTEND_DIST: z.string().optional(),
@@ -60,3 +76,7 @@ export function upstreamUrls(config: GatewayConfig) {
     places: config.PLACES_URL,
   } as const;
 }
+
+/** The chat instances sockets are spread over. */
+export const chatSocketUrls = (config: GatewayConfig): string[] =>
+  config.CHAT_URLS ?? [config.CHAT_URL];

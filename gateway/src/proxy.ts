@@ -113,8 +113,8 @@ export async function registerProxies(
       replyOptions: {
         // Every forwarded request carries a proof, public routes too (user empty, client
         // address set: auth's login throttle keys on it). Bound to the path forwarded, which
-        // is the request's own (each prefix is rewritten to itself). No WebSocket is proxied
-        // yet; when chat's is, its upgrade request must get the same headers.
+        // is the request's own (each prefix is rewritten to itself). Chat's WebSocket upgrades
+        // get the same headers (`registerChatSocketProxy`).
         rewriteRequestHeaders: (request, headers) => {
           // called as the request goes upstream: the start of its upstream time
           timings.set(request, { service: route.service, startedAt: performance.now() });
@@ -144,4 +144,69 @@ export async function registerProxies(
       },
     });
   }
+}
+
+/** The socket.io path chat serves (its default), proxied for websocket upgrades only. */
+export const CHAT_SOCKET_PREFIX = '/socket.io';
+
+/**
+ * Chat's socket: websocket upgrades under `/socket.io/` need a valid, unrevoked session (401
+ * otherwise) and, from a browser, our own Origin (403: no cross-site WebSocket hijacking with the
+ * cookie); each is sent to the next of `chatUrls` (round-robin per upgrade: with the websocket
+ * transport a connection is that one upgrade, so no sticky routing is needed) with the identity
+ * headers and a proof bound to `GET /socket.io/` (the path without its query). The client's
+ * cookies are not forwarded.
+ */
+export async function registerChatSocketProxy(
+  app: FastifyInstance,
+  chatUrls: readonly string[],
+  sessions: SessionChecker,
+  identityProofSecret: Buffer,
+  ownOrigin: (request: FastifyRequest) => string | null,
+): Promise<void> {
+  let next = 0;
+  // (reply-from's types omit `rewriteRequestHeaders`, which the websocket proxy calls with the
+  // request: a variable, not a literal, so the option passes)
+  const wsClientOptions = {
+    headers: {},
+    rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) =>
+      upstreamHeaders(
+        {},
+        {
+          session: request.session,
+          clientIp: request.ip,
+          method: 'GET',
+          path: proofPath(request.url),
+        },
+        identityProofSecret,
+        { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
+      ) as Record<string, string>,
+  };
+  await app.register(proxy, {
+    upstream: '',
+    prefix: CHAT_SOCKET_PREFIX,
+    rewritePrefix: CHAT_SOCKET_PREFIX,
+    websocket: true,
+    disableRequestLogging: true,
+    replyOptions: {
+      getUpstream: () => chatUrls[next++ % chatUrls.length]!,
+      onError: upstreamError('chat'),
+      retryDelay: () => null,
+    },
+    preHandler: async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== ownOrigin(request)) {
+        return reply
+          .code(403)
+          .send({ error: 'forbidden', message: 'Cross-origin requests are not allowed.' });
+      }
+      request.session = await verifySession(request, sessions, 'refuse');
+      if (!request.session) {
+        return reply
+          .code(401)
+          .send({ error: 'unauthorized', message: 'You need to be signed in.' });
+      }
+    },
+    wsClientOptions,
+  });
 }
