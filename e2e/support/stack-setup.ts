@@ -20,6 +20,8 @@ export const E2E_PORTS = {
   bucketlist: 14003,
   social: 14004,
   journal: 14005,
+  chat: 14006,
+  chat2: 14016,
   places: 14007,
 };
 

@@ -9,6 +9,9 @@ export interface StackPorts {
   bucketlist: number;
   social: number;
   journal: number;
+  /** The two chat instances (the gateway spreads sockets over both). */
+  chat: number;
+  chat2: number;
   places: number;
 }
 
@@ -19,6 +22,8 @@ export const DEFAULT_PORTS: StackPorts = {
   bucketlist: 4003,
   social: 4004,
   journal: 4005,
+  chat: 4006,
+  chat2: 4016,
   places: 4007,
 };
 
@@ -122,6 +127,19 @@ export const STACK: StackProcess[] = [
       KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
     }),
   },
+  ...(['chat', 'chat2'] as const).map((name): StackProcess => ({
+    name,
+    dir: 'services/chat',
+    port: (ctx) => ctx.ports[name],
+    env: (ctx) => ({
+      ...common(ctx, ctx.ports[name]),
+      MONGO_URL: ctx.infra.mongoUrl,
+      // both instances share one database, one Redis and one consumer group per projection
+      MONGO_DB: ctx.namespace ? `chat_${ctx.namespace}` : 'chat',
+      REDIS_URL: ctx.infra.redisUrl,
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+    }),
+  })),
   {
     name: 'places',
     dir: 'services/places',
@@ -141,6 +159,8 @@ export const STACK: StackProcess[] = [
       BUCKETLIST_URL: `http://127.0.0.1:${ctx.ports.bucketlist}`,
       SOCIAL_URL: `http://127.0.0.1:${ctx.ports.social}`,
       JOURNAL_URL: `http://127.0.0.1:${ctx.ports.journal}`,
+      CHAT_URL: `http://127.0.0.1:${ctx.ports.chat}`,
+      CHAT_URLS: [ctx.ports.chat, ctx.ports.chat2].map((p) => `http://127.0.0.1:${p}`).join(','),
       PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
     }),
