@@ -40,6 +40,12 @@ const APPS: Record<string, { workspace: string; port: number }> = Object.fromEnt
   ]),
 );
 
+/** The app processes of each workspace, in stack order (chat runs twice: chat, chat2). */
+const INSTANCES = new Map<string, string[]>();
+for (const [name, app] of Object.entries(APPS)) {
+  INSTANCES.set(app.workspace, [...(INSTANCES.get(app.workspace) ?? []), name]);
+}
+
 function env(service: Service): Record<string, string> {
   const e = service.environment ?? {};
   if (Array.isArray(e)) {
@@ -98,11 +104,27 @@ describe('docker-compose.yml', () => {
   it('publishes the gateway on 8080 and gives it every service URL', () => {
     expect(services.gateway!.ports).toContain('8080:8080');
     const e = env(services.gateway!);
-    for (const [name, app] of Object.entries(APPS)) {
-      if (name === 'gateway') continue;
-      expect(e[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${app.port}`);
+    for (const [workspace, instances] of INSTANCES) {
+      if (workspace === 'gateway') continue;
+      const [first] = instances;
+      const url = (name: string) => `http://${name}:${APPS[name]!.port}`;
+      expect(e[`${first!.toUpperCase()}_URL`], workspace).toBe(url(first!));
+      // a workspace run as several instances (chat, chat2): the gateway gets them all
+      if (instances.length > 1) {
+        expect(e[`${first!.toUpperCase()}_URLS`], workspace).toBe(instances.map(url).join(','));
+      }
     }
     expect(e.FRONTEND_DIST).toBe('/app/frontend/dist');
+  });
+
+  it('runs the chat instances on one database and one Redis, like the local stack', () => {
+    const [first, ...others] = INSTANCES.get('services/chat') ?? [];
+    expect(others.length).toBeGreaterThan(0);
+    const shared = (name: string) => {
+      const e = env(services[name]!);
+      return [e.MONGO_URL, e.MONGO_DB, e.REDIS_URL, e.CHAT_ADAPTER, e.KAFKA_BROKERS];
+    };
+    for (const other of others) expect(shared(other), other).toEqual(shared(first!));
   });
 
   it('points app services only at hosts that exist in the file', () => {

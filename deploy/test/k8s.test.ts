@@ -65,7 +65,10 @@ interface K8sObject {
     selector?: Labels | { matchLabels?: Labels };
     template?: { metadata?: { labels?: Labels }; spec?: PodSpec };
     ports?: { name?: string; port: number; targetPort?: string | number }[];
-    rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[];
+    rules?: {
+      host?: string;
+      http?: { paths?: { path?: string; backend?: { service?: { name?: string } } }[] };
+    }[];
     podSelector?: {
       matchLabels?: Labels;
       matchExpressions?: { key: string; operator: string; values?: string[] }[];
@@ -166,7 +169,15 @@ const SECRET_NAME = /KEY|PASSWORD|SECRET|TOKEN|CREDENTIAL|^DATABASE_URL$|^MONGO_
 const CREDENTIAL_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]+@/i;
 const PEM = /-----BEGIN [A-Z ]*KEY-----/;
 
-const apps = STACK.map((s) => s.name);
+// One Deployment per workspace: a workspace the local stack runs as several processes (chat,
+// chat2) is one Deployment with replicas, named after its first process.
+const apps = STACK.filter((s, i) => STACK.findIndex((t) => t.dir === s.dir) === i).map(
+  (s) => s.name,
+);
+/** Seconds of an ingress-nginx timeout annotation (`proxy-read-timeout`, ...). */
+const nginxSeconds = (ing: K8sObject, key: string) =>
+  Number(ing.metadata?.annotations?.[`nginx.ingress.kubernetes.io/${key}`] ?? 60);
+
 const ports = DEFAULT_PORTS as unknown as Record<string, number>;
 const appOf = (o: K8sObject) => o.metadata?.name ?? '?';
 const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
@@ -365,11 +376,33 @@ function stackProblems(
         }
       }
       // the controller lets through the largest body the gateway accepts (contracts' caps)
+      const paths = (ing.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
+      if (!paths.some((p) => p.path === '/')) continue;
       const bodySize = ing.metadata?.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
       if (bodySize !== `${largestBodyMaxMiB}m`) {
         problems.push(
           `Ingress ${appOf(ing)}: proxy-body-size ${bodySize}, not ${largestBodyMaxMiB}m (contracts' largestBodyMaxMiB)`,
         );
+      }
+    }
+    // chat's socket: /socket.io routed to the gateway on the site's own hosts, with timeouts a
+    // long-lived websocket outlives (its heartbeat keeps it busy; dead peers are found by it)
+    const hostsOf = (ing: K8sObject) => (ing.spec?.rules ?? []).map((r) => r.host).sort();
+    const site = ingresses.find((ing) =>
+      (ing.spec?.rules ?? []).some((r) => r.http?.paths?.some((p) => p.path === '/')),
+    );
+    const socket = ingresses.find((ing) =>
+      (ing.spec?.rules ?? []).some((r) => r.http?.paths?.some((p) => p.path === '/socket.io')),
+    );
+    if (!socket) problems.push('no Ingress routes /socket.io (chat) to the gateway');
+    else {
+      for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
+        if (!(nginxSeconds(socket, key) >= 3600)) {
+          problems.push(`Ingress ${appOf(socket)}: ${key} under an hour (a socket is long-lived)`);
+        }
+      }
+      if (site && JSON.stringify(hostsOf(site)) !== JSON.stringify(hostsOf(socket))) {
+        problems.push(`Ingress ${appOf(socket)}: hosts differ from ${appOf(site)}'s (same origin)`);
       }
     }
     const pdbs = byKind(objects, 'PodDisruptionBudget').filter((p) =>
