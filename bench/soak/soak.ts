@@ -51,6 +51,8 @@ const PORTS = {
   bucketlist: 24003,
   social: 24004,
   journal: 24005,
+  chat: 24006,
+  chat2: 24016,
   places: 24007,
 };
 

@@ -29,6 +29,8 @@ const PORTS = {
   bucketlist: 34003,
   social: 34004,
   journal: 34005,
+  chat: 34006,
+  chat2: 34016,
   places: 34007,
 };
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IdentityHeaders } from '@wayfarer/contracts';
+import { IdentityHeaders, roomIdOf } from '@wayfarer/contracts';
 import { gatewayHeaders, testInfra } from '@wayfarer/test-kit';
 import { api, createTrip, signUp, type Account, type TripSummary } from '../support/api';
 import { uniqueEmail } from '../support/browser';
@@ -22,6 +22,9 @@ let destinationId: string;
 const JOURNAL = 'Written by the owner.';
 let placeId: string;
 const ITINERARY = ['Planned by the owner.'];
+let friend: Account;
+/** Her conversation with her friend (chat answers it only to the two of them). */
+let roomId: string;
 
 const saveItinerary = (itinerary: string[]) =>
   api('/api/itinerary', victim, {
@@ -58,7 +61,34 @@ beforeAll(async () => {
   expect(place.status).toBe(201);
   placeId = ((await place.json()) as { data: { _id: string } }).data._id;
   expect((await saveItinerary(ITINERARY)).status).toBe(200);
-});
+
+  // a friend, through social's routes: chat learns the friendship from social's event, and
+  // then answers her conversation with that friend through the gateway
+  friend = await signUp('Friend', 'identity');
+  roomId = roomIdOf(victim.userId, friend.userId);
+  await vi.waitFor(
+    async () => {
+      // social knows her once auth's user.registered reached it (404 until then)
+      const res = await api(`/api/add-friend/${friend.userId}`, victim, { method: 'POST' });
+      if (res.status !== 200) throw new Error(`add-friend answers ${res.status}`);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+  await vi.waitFor(
+    async () => {
+      const res = await api(`/api/acceptFriend/${victim.userId}`, friend, { method: 'POST' });
+      if (res.status !== 200) throw new Error(`acceptFriend answers ${res.status}`);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+  await vi.waitFor(
+    async () => {
+      const res = await api(`/api/conversation/${roomId}`, victim);
+      if (res.status !== 200) throw new Error(`conversation answers ${res.status}`);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+}, 120_000);
 
 interface Attack {
   service: ServiceName;
@@ -105,6 +135,11 @@ const attacks: [string, Attack][] = [
     'social: read the friend requests sent to her',
     { service: 'social', method: 'GET', path: () => '/api/friendRequests' },
   ],
+  // both chat instances of the stack (the gateway sends /api/conversation to the first)
+  ...(['chat', 'chat2'] as const).map((service): [string, Attack] => [
+    `${service}: read her conversation with her friend`,
+    { service, method: 'GET', path: () => `/api/conversation/${roomId}` },
+  ]),
   [
     'places: search as her',
     { service: 'places', method: 'GET', path: () => '/api/places?query=lisbon' },
@@ -189,7 +224,17 @@ describe('a service port reached directly', () => {
   });
 
   it('the probes answer without a proof', async () => {
-    for (const service of ['auth', 'trips', 'bucketlist', 'social', 'journal', 'places'] as const) {
+    const services = [
+      'auth',
+      'trips',
+      'bucketlist',
+      'social',
+      'journal',
+      'chat',
+      'chat2',
+      'places',
+    ] as const;
+    for (const service of services) {
       expect((await fetch(serviceUrl(service, '/healthz'))).status, service).toBe(200);
     }
   });
