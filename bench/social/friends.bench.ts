@@ -1,6 +1,6 @@
 /**
  * `GET /api/friends` for a user with 200 friends x 20 trips x 5 destinations (3 photos and a
- * 100-character story preview each), side by side with an indexed primary-key read
+ * 100-character story preview each; the list names the first photo), side by side with an indexed primary-key read
  * (`SELECT ... FROM users WHERE id = $1`) on the same database in the same run.
  *
  *   node --import tsx bench/social/friends.bench.ts          (infra up: deploy/local/up)
@@ -14,6 +14,7 @@ import { IdentityHeaders } from '@wayfarer/contracts';
 import { loadConfig } from '@wayfarer/service-kit';
 import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
 import { SocialEnv } from '../../services/social/src/config';
+import { friendTrip } from '../../services/social/src/domain/trips';
 import { createService } from '../../services/social/src/service';
 import { recordBudget } from '../lib/results';
 
@@ -41,22 +42,41 @@ try {
      UNION ALL SELECT 'u' || i, $1 FROM generate_series(1, $2) i`,
     [me, FRIENDS],
   );
+  // the rows social's trips consumer writes for each trip.created (domain/trips: the doc with
+  // every photo, the list's summary with the first)
+  const trips = [];
+  for (let f = 1; f <= FRIENDS; f++) {
+    for (let t = 1; t <= TRIPS; t++) {
+      const tripId = `t${f}-${t}`;
+      const trip = friendTrip({
+        tripId,
+        name: `Trip ${t}`,
+        startDate: '2026-05-01',
+        endDate: '2026-05-09',
+        destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
+          id: `d${f}-${t}-${d + 1}`,
+          name: `Destination ${d + 1}`,
+          latitude: 41.9,
+          longitude: 12.5,
+          startDate: '2026-05-01',
+          endDate: '2026-05-03',
+          photos: [1, 2, 3].map((p) => `/api/photos/${tripId}/p${p}`),
+          storyPreview: story,
+        })),
+      });
+      trips.push({ owner: `u${f}`, ageDays: t, ...trip });
+    }
+  }
   await svc.pool.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc)
-     SELECT 't' || f || '-' || t, 'u' || f, now() - (t || ' days')::interval,
-            json_build_object('_id', 't' || f || '-' || t, 'name', 'Trip ' || t,
-              'startDate', '2026-05-01', 'endDate', '2026-05-09',
-              'destinations', (SELECT json_agg(json_build_object(
-                  '_id', 'd' || f || '-' || t || '-' || d, 'name', 'Destination ' || d,
-                  'latitude', 41.9, 'longitude', 12.5,
-                  'startDate', '2026-05-01', 'endDate', '2026-05-03',
-                  'photos', json_build_array(
-                    '/api/photos/t' || f || '-' || t || '/p1', '/api/photos/t' || f || '-' || t || '/p2',
-                    '/api/photos/t' || f || '-' || t || '/p3'),
-                  'story', $4::text))
-                FROM generate_series(1, $3) d))
-       FROM generate_series(1, $1) f, generate_series(1, $2) t`,
-    [FRIENDS, TRIPS, DESTINATIONS, story],
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary)
+     SELECT x.doc->>'_id', x.owner, now() - (x.age || ' days')::interval, x.doc, x.summary
+       FROM unnest($1::text[], $2::int[], $3::json[], $4::json[]) AS x(owner, age, doc, summary)`,
+    [
+      trips.map((t) => t.owner),
+      trips.map((t) => t.ageDays),
+      trips.map((t) => JSON.stringify(t.doc)),
+      trips.map((t) => JSON.stringify(t.summary)),
+    ],
   );
   await svc.pool.query('ANALYZE');
 

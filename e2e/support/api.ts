@@ -44,7 +44,10 @@ export interface TripSummary {
   destinations: { _id: string; name: string; photos: string[] }[];
 }
 
-/** Creates a trip through the API with the spec's multipart fields, one photo per destination. */
+/**
+ * Creates a trip through the API with the spec's multipart fields, `photosEach` photos (96 px
+ * PNGs) per destination.
+ */
 export async function createTrip(
   account: Account,
   name: string,
@@ -56,6 +59,7 @@ export async function createTrip(
     end: string,
   ])[],
   story = '',
+  photosEach = 1,
 ): Promise<TripSummary> {
   const form = new FormData();
   form.append('name', name);
@@ -68,11 +72,13 @@ export async function createTrip(
     form.append(`destinations[${i}][latitude]`, lat);
     form.append(`destinations[${i}][longitude]`, lng);
     form.append(`destinations[${i}][story]`, i === 0 ? story : '');
-    form.append(
-      `photos[${i}]`,
-      new Blob([new Uint8Array(makePng(96))], { type: 'image/png' }),
-      `p${i}.png`,
-    );
+    for (let p = 0; p < photosEach; p++) {
+      form.append(
+        `photos[${i}]`,
+        new Blob([new Uint8Array(makePng(96))], { type: 'image/png' }),
+        `p${i}-${p}.png`,
+      );
+    }
   });
   const res = await api('/api/trips', account, { method: 'POST', body: form });
   expect(res.status).toBe(201);

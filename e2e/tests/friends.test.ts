@@ -108,11 +108,17 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
     };
     expect(beaDetails.profilePicture).toMatch(/^\/api\//);
 
-    // B's trip, and a journal for its first destination
-    const trip = await createTrip(bea, 'Andes by bus', [
-      ['Cusco, Peru', '-13.53195', '-71.96746', '2025-05-02', '2025-05-06'],
-      ['La Paz, Bolivia', '-16.49590', '-68.13353', '2025-05-07', '2025-05-11'],
-    ]);
+    // B's trip (two photos per destination), and a journal for its first destination
+    const trip = await createTrip(
+      bea,
+      'Andes by bus',
+      [
+        ['Cusco, Peru', '-13.53195', '-71.96746', '2025-05-02', '2025-05-06'],
+        ['La Paz, Bolivia', '-16.49590', '-68.13353', '2025-05-07', '2025-05-11'],
+      ],
+      '',
+      2,
+    );
     const story = 'Altitude tea at dawn, then the long climb to Sacsayhuamán.';
     const cusco = trip.destinations[0]!._id;
     // journal learns the destination from trips' event: 404 until then
@@ -190,6 +196,8 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
 
     // the friend info window: B's picture and name, the photo, B's journal, read-only
     const window = await openFriendPin(a.page, 'Cusco, Peru', bName, beaDetails.profilePicture);
+    // /api/friends names only the first photo: the window reads both when it opens
+    await window.locator('.carousel-photo[alt$=", photo 1 of 2"]').waitFor();
     const journal = window.getByRole('region', { name: 'Journal (read-only)' });
     await journal.getByText(story).waitFor();
     expect(await window.getByRole('button', { name: 'Edit journal' }).count()).toBe(0);

@@ -2,6 +2,7 @@ import type {
   AcceptFriendResponse,
   AddFriendResponse,
   Friend,
+  FriendDestinationDetail,
   FriendRequest,
   SearchUser,
   SearchUsersResponse,
@@ -21,7 +22,8 @@ export type {
  * contract types them: `GET /api/friends`, `GET /api/friendRequests`,
  * `POST /api/acceptFriend/{id}` (`{newFriend}`), `POST /api/declineFriend/{id}`,
  * `DELETE /api/friends/{id}`, `GET /api/search-users?query=` (`{users}`),
- * `POST /api/add-friend/{id}`.
+ * `POST /api/add-friend/{id}`, and `GET /api/friends/{friendId}/destinations/{destinationId}`
+ * (every photo of a friend's destination, for its info window).
  */
 
 const path = (prefix: string, id: string) => `${prefix}/${encodeURIComponent(id)}`;
@@ -33,6 +35,24 @@ function list<T>(value: unknown, what: string): T[] {
 
 export async function fetchFriends(signal?: AbortSignal): Promise<Friend[]> {
   return list<Friend>(await apiFetch<unknown>('/api/friends', { signal }), 'friends');
+}
+
+/** Where a friend's destination is read with every photo. */
+export function friendDestinationPath(friendId: string, destinationId: string): string {
+  return `${path('/api/friends', friendId)}${path('/destinations', destinationId)}`;
+}
+
+export async function fetchFriendDestination(
+  friendId: string,
+  destinationId: string,
+  signal?: AbortSignal,
+): Promise<FriendDestinationDetail> {
+  const answer = await apiFetch<Partial<FriendDestinationDetail> | null>(
+    friendDestinationPath(friendId, destinationId),
+    { signal },
+  );
+  if (!answer || !Array.isArray(answer.photos)) throw new Error('Unexpected destination answer');
+  return answer as FriendDestinationDetail;
 }
 
 export async function fetchFriendRequests(signal?: AbortSignal): Promise<FriendRequest[]> {

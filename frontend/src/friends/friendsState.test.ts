@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Friend, FriendRequest } from './api';
+import { friendDestinationPath, type Friend, type FriendRequest } from './api';
 import {
   FRIENDS_TEXTS,
   friendMarkers,
@@ -196,10 +196,17 @@ describe('friend pins', () => {
       startDate: '2025-01-01',
       endDate: '2025-01-02',
       photos: ['/api/photos/t/d1.jpg'],
+      friendId: 'a',
       friendName: 'Friend a',
       friendPicture: '/pic/a.png',
     });
     expect(friendSummary(friends[0]!)).toBe('2 trips · 3 destinations');
     expect(friendSummary(friends[1]!)).toBe('No trips yet');
+  });
+});
+
+describe("a friend's destination detail", () => {
+  it('is read at the friend and destination ids, each escaped', () => {
+    expect(friendDestinationPath('u 1', 'd/2')).toBe('/api/friends/u%201/destinations/d%2F2');
   });
 });

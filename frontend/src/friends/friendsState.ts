@@ -232,7 +232,11 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
 const hasPosition = (lat: number, lng: number) =>
   Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
 
-/** Every destination of every friend's trips as a friend pin (spec section 3, "Map marker"). */
+/**
+ * Every destination of every friend's trips as a friend pin (spec section 3, "Map marker"): the
+ * list names only each destination's first photo, so the pin carries its friend's id for the
+ * info window to load them all (`useFriendPhotos`).
+ */
 export function friendMarkers(friends: readonly Friend[]): FriendMarker[] {
   return friends.flatMap((friend) =>
     friend.trips.flatMap((trip) =>
@@ -247,6 +251,7 @@ export function friendMarkers(friends: readonly Friend[]): FriendMarker[] {
           ...(d.startDate ? { startDate: d.startDate } : {}),
           ...(d.endDate ? { endDate: d.endDate } : {}),
           photos: d.photos,
+          friendId: friend.id,
           friendName: friend.name,
           friendPicture: friend.picture,
         })),

@@ -31,6 +31,11 @@ export interface FriendMarker extends LatLng {
   startDate?: string;
   endDate?: string;
   photos: string[];
+  /**
+   * Set when `photos` may be only the first photo (markers made from `GET /api/friends`): the
+   * friend whose destination detail holds them all (see `MarkerPhotosContext`).
+   */
+  friendId?: string;
   friendName: string;
   friendPicture?: string | null;
 }

@@ -17,8 +17,9 @@ import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
 import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
-import { MarkerPhotosContext } from '../map/MarkerPhotos';
+import { MarkerPhotosContext, type MarkerPhotosHook } from '../map/MarkerPhotos';
 import { useTripPhotos } from '../trips/useTripPhotos';
+import { useFriendPhotos } from '../friends/useFriendPhotos';
 import { renderJournal } from '../journal/renderJournal';
 import { renderItinerary } from '../bucketlist/renderItinerary';
 import '../styles/layout.css';
@@ -52,6 +53,17 @@ const NAV: { to: string; label: string; section: Section; icon: ReactNode }[] = 
   { to: '/bucketlist', label: 'Bucket List', section: 'bucketlist', icon: <BucketIcon /> },
   { to: '/friends', label: 'Friends', section: 'friends', icon: <FriendsIcon /> },
 ];
+
+/**
+ * The photos an info window shows: pins made from summaries (own trips, friends' trips) name
+ * only the first, and load every photo when their window opens. Both hooks run for every
+ * marker (hooks in a fixed order); each leaves markers that are not its kind as they are.
+ */
+const useLoadedPhotos: MarkerPhotosHook = (marker) => {
+  const tripPhotos = useTripPhotos(marker);
+  const friendPhotos = useFriendPhotos(marker);
+  return marker.kind === 'friend' ? friendPhotos : tripPhotos;
+};
 
 export function Component() {
   const { user } = useLoaderData<typeof loader>();
@@ -115,7 +127,7 @@ export function Component() {
             <Outlet />
           </main>
 
-          <MarkerPhotosContext.Provider value={useTripPhotos}>
+          <MarkerPhotosContext.Provider value={useLoadedPhotos}>
             <MapPanel
               user={{ name: user?.username, picture: user?.profilePicture }}
               renderJournal={renderJournal}

@@ -57,16 +57,18 @@ export const SocialMessages = {
   requestDeclined: 'Friend request declined.',
   notFriends: 'You are not friends with this user.',
   unfriended: 'Friend removed.',
+  destinationNotFound: 'Destination not found.',
   queryTooLong: `Search query must be at most ${SocialLimits.searchQueryMax} characters.`,
 } as const;
 
 /**
  * A destination of a friend's trip, as `GET /api/friends` answers it (spec: Destination, with
- * `_id`; the map marker needs lat/lng, dates and photos). Like trips' `TripSummary`, `story` is the
- * story's preview (100 characters then `...`): the friend's info window reads the full text from
- * `GET /api/journal/{destinationId}`, read-only. Unlike `TripSummary`, `photos` holds every photo
- * (the friend info window's carousel cannot ask trips for the friend's trip): the plain
- * `/api/photos/<trip>/<photo>` URLs, which trips serves to the owner's friends.
+ * `_id`): what the friends list and the map pins need, like trips' `TripSummary`. `story` is the
+ * story's preview (100 characters then `...`) and `photos` holds at most the first photo (the
+ * pin's thumbnail, a plain `/api/photos/<trip>/<photo>` URL, which trips serves to the owner's
+ * friends). When the friend info window opens it reads every photo from
+ * `GET /api/friends/{friendId}/destinations/{destinationId}` (`FriendDestinationDetail`) and the
+ * full story from `GET /api/journal/{destinationId}`, read-only.
  */
 export const FriendDestination = z.object({
   _id: z.string(),
@@ -75,10 +77,18 @@ export const FriendDestination = z.object({
   longitude: z.number(),
   startDate: z.string(),
   endDate: z.string(),
-  photos: z.array(z.string()),
+  photos: z.array(z.string()).max(1),
   story: z.string(),
 });
 export type FriendDestination = z.infer<typeof FriendDestination>;
+
+/**
+ * `GET /api/friends/{friendId}/destinations/{destinationId}`: one destination of a current
+ * friend's trip with every photo URL (`story` is still the preview: the full text is the
+ * journal's). `404` when the two are not friends or the friend has no such destination.
+ */
+export const FriendDestinationDetail = FriendDestination.extend({ photos: z.array(z.string()) });
+export type FriendDestinationDetail = z.infer<typeof FriendDestinationDetail>;
 
 export const FriendTrip = z.object({
   _id: z.string(),

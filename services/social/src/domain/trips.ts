@@ -1,4 +1,4 @@
-import type { FriendTrip } from '@wayfarer/contracts';
+import type { FriendDestinationDetail, FriendTrip } from '@wayfarer/contracts';
 
 /** The part of trips' `trip.created` payload a friend's view keeps. */
 export interface TripCreatedPayload {
@@ -18,12 +18,22 @@ export interface TripCreatedPayload {
   }[];
 }
 
+/** A friend's trip with every photo of each destination: what social keeps of the event. */
+export interface FriendTripDoc extends Omit<FriendTrip, 'destinations'> {
+  destinations: FriendDestinationDetail[];
+}
+
 /**
- * A trip as friends see it (contracts' FriendTrip), from the event trips published: `_id` for
- * ids, the story's preview as `story`, every photo URL as trips named it.
+ * A trip as friends see it, from the event trips published: `_id` for ids, the story's preview
+ * as `story`, every photo URL as trips named it (`doc`, read one destination at a time when a
+ * pin opens), and the list's `summary` (contracts' FriendTrip: at most the first photo), kept
+ * ready so `GET /api/friends` joins stored text.
  */
-export function friendTrip(payload: TripCreatedPayload): FriendTrip {
-  return {
+export function friendTrip(payload: TripCreatedPayload): {
+  doc: FriendTripDoc;
+  summary: FriendTrip;
+} {
+  const doc: FriendTripDoc = {
     _id: payload.tripId,
     name: payload.name,
     startDate: payload.startDate,
@@ -38,5 +48,14 @@ export function friendTrip(payload: TripCreatedPayload): FriendTrip {
       photos: [...d.photos],
       story: d.storyPreview,
     })),
+  };
+  return { doc, summary: summariseTrip(doc) };
+}
+
+/** The list's trip: each destination with at most its first photo. */
+export function summariseTrip(doc: FriendTripDoc): FriendTrip {
+  return {
+    ...doc,
+    destinations: doc.destinations.map((d) => ({ ...d, photos: d.photos.slice(0, 1) })),
   };
 }

@@ -11,6 +11,10 @@ import { badRequest, HttpError, notFound, parse, requireUserId } from '@wayfarer
 import type { SocialContext } from '../app';
 
 const Params = z.object({ id: z.string().min(1) });
+const DestinationParams = z.object({
+  friendId: z.string().min(1),
+  destinationId: z.string().min(1),
+});
 
 export function friendRoutes(ctx: SocialContext): void {
   const { app, store } = ctx;
@@ -19,6 +23,15 @@ export function friendRoutes(ctx: SocialContext): void {
   app.get('/api/friends', async (request, reply) => {
     const userId = requireUserId(request);
     return reply.type('application/json; charset=utf-8').send(await store.friendsJson(userId));
+  });
+
+  /** A friend's destination with every photo, for the info window of its pin (404 otherwise). */
+  app.get('/api/friends/:friendId/destinations/:destinationId', async (request, reply) => {
+    const userId = requireUserId(request);
+    const { friendId, destinationId } = parse(DestinationParams, request.params);
+    const body = await store.friendDestinationJson(userId, friendId, destinationId);
+    if (body === null) throw notFound(SocialMessages.destinationNotFound);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/api/friendRequests', async (request) => {

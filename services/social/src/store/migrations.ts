@@ -54,4 +54,30 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX trips_owner ON trips (owner_id, created_at DESC, id) WHERE NOT deleted;
     `,
   },
+  {
+    id: '002_trip_summary',
+    sql: `
+      -- the friends list's trip (contracts' FriendTrip: each destination with at most its first
+      -- photo), made at event time so GET /api/friends joins stored text; doc keeps every photo
+      -- for GET /api/friends/:friendId/destinations/:destinationId
+      ALTER TABLE trips ADD COLUMN summary json;
+      UPDATE trips t
+         SET summary = json_build_object(
+               '_id', t.doc->'_id', 'name', t.doc->'name',
+               'startDate', t.doc->'startDate', 'endDate', t.doc->'endDate',
+               'destinations', coalesce(
+                 (SELECT json_agg(json_build_object(
+                           '_id', d->'_id', 'name', d->'name',
+                           'latitude', d->'latitude', 'longitude', d->'longitude',
+                           'startDate', d->'startDate', 'endDate', d->'endDate',
+                           'photos', CASE WHEN json_array_length(d->'photos') > 0
+                                          THEN json_build_array(d->'photos'->0)
+                                          ELSE '[]'::json END,
+                           'story', d->'story') ORDER BY n)
+                    FROM json_array_elements(t.doc->'destinations') WITH ORDINALITY AS x(d, n)),
+                 '[]'::json))
+       WHERE t.doc IS NOT NULL;
+      ALTER TABLE trips ADD CONSTRAINT trips_summary CHECK (deleted OR summary IS NOT NULL);
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
-import { DEFAULT_AVATAR, type FriendTrip } from '@wayfarer/contracts';
+import { DEFAULT_AVATAR } from '@wayfarer/contracts';
 import type { PoolClient } from '@wayfarer/service-kit/pg';
 import { searchKey } from '../domain/search';
+import type { friendTrip } from '../domain/trips';
 
 /**
  * social's read models of other services' events, written in the consumer's transaction (the
@@ -24,13 +25,13 @@ export async function upsertUser(
 export async function addTrip(
   client: PoolClient,
   ownerId: string,
-  trip: FriendTrip,
+  trip: ReturnType<typeof friendTrip>,
   createdAt: Date,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc) VALUES ($1, $2, $3, $4)
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (id) DO NOTHING`,
-    [trip._id, ownerId, createdAt, JSON.stringify(trip)],
+    [trip.doc._id, ownerId, createdAt, JSON.stringify(trip.doc), JSON.stringify(trip.summary)],
   );
 }
 
@@ -42,8 +43,8 @@ export async function removeTrip(
   deletedAt: Date,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, deleted, doc) VALUES ($1, $2, $3, true, NULL)
-     ON CONFLICT (id) DO UPDATE SET deleted = true, doc = NULL`,
+    `INSERT INTO trips (id, owner_id, created_at, deleted) VALUES ($1, $2, $3, true)
+     ON CONFLICT (id) DO UPDATE SET deleted = true, doc = NULL, summary = NULL`,
     [tripId, ownerId, deletedAt],
   );
 }

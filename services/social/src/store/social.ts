@@ -18,7 +18,7 @@ import {
 
 /**
  * One friend's JSON, built by PostgreSQL: id, name, picture and their trips newest first (each
- * trip's doc is stored as the API answers it). A friend auth has not announced yet (events in
+ * trip's summary is stored as the API answers it). A friend auth has not announced yet (events in
  * flight) has an empty name and the default avatar. `fr` is the friendships row.
  */
 const FRIEND_JSON = `
@@ -27,7 +27,7 @@ const FRIEND_JSON = `
     'name', coalesce(u.name, ''),
     'picture', coalesce(u.picture, '${DEFAULT_AVATAR}'),
     'trips', coalesce(
-      (SELECT json_agg(t.doc ORDER BY t.created_at DESC, t.id)
+      (SELECT json_agg(t.summary ORDER BY t.created_at DESC, t.id)
          FROM trips t WHERE t.owner_id = fr.friend_id AND NOT t.deleted),
       '[]'::json))`;
 
@@ -137,6 +137,27 @@ export class SocialStore {
       [userId, friendId],
     );
     return rows[0]?.friend ?? null;
+  }
+
+  /**
+   * One destination of a current friend's trip with every photo, as JSON text; null when the
+   * two are not friends or the friend has no such destination.
+   */
+  async friendDestinationJson(
+    userId: string,
+    friendId: string,
+    destinationId: string,
+  ): Promise<string | null> {
+    const { rows } = await this.pool.query<{ body: string }>(
+      `SELECT d::text AS body
+         FROM friendships fr
+         JOIN trips t ON t.owner_id = fr.friend_id AND NOT t.deleted
+         CROSS JOIN LATERAL json_array_elements(t.doc->'destinations') d
+        WHERE fr.user_id = $1 AND fr.friend_id = $2 AND d->>'_id' = $3
+        LIMIT 1`,
+      [userId, friendId, destinationId],
+    );
+    return rows[0]?.body ?? null;
   }
 
   /** The caller's friends by name, without trips. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Topics } from '@wayfarer/contracts';
-import { startSocial, waitOptions, type Harness } from './harness';
+import { SocialMessages, Topics } from '@wayfarer/contracts';
+import { as, startSocial, waitOptions, type Harness } from './harness';
 
 let h: Harness;
 
@@ -11,6 +11,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+
+const destination = (userId: string, friendId: string, destinationId: string) =>
+  h.app.inject({
+    url: `/api/friends/${encodeURIComponent(friendId)}/destinations/${encodeURIComponent(destinationId)}`,
+    headers: as(userId),
+  });
 
 const ROME = { latitude: 41.9028, longitude: 12.4964 };
 const LIMA = { latitude: -12.0464, longitude: -77.0428 };
@@ -60,7 +66,8 @@ describe("a friend's trips in /api/friends", () => {
               ...ROME,
               startDate: '2026-05-01',
               endDate: '2026-05-03',
-              photos: ['/api/photos/t/p1', '/api/photos/t/p2'],
+              // the list names only the first photo (the pin's thumbnail)
+              photos: ['/api/photos/t/p1'],
               story: 'We walked...',
             },
             expect.objectContaining({ _id: payload.destinations[1]!.id, ...LIMA, photos: [] }),
@@ -68,6 +75,25 @@ describe("a friend's trips in /api/friends", () => {
         },
       ],
     });
+
+    // the info window reads every photo of one destination when its pin opens
+    const rome = await destination(ann, bob, payload.destinations[0]!.id);
+    expect(rome.statusCode).toBe(200);
+    expect(rome.json()).toEqual({
+      _id: payload.destinations[0]!.id,
+      name: 'Rome',
+      ...ROME,
+      startDate: '2026-05-01',
+      endDate: '2026-05-03',
+      photos: ['/api/photos/t/p1', '/api/photos/t/p2'],
+      story: 'We walked...',
+    });
+    // not one of bob's destinations, or asked by bob of ann (no such destination): 404
+    expect((await destination(ann, bob, 'nope')).json()).toEqual({
+      error: 'not_found',
+      message: SocialMessages.destinationNotFound,
+    });
+    expect((await destination(bob, ann, payload.destinations[0]!.id)).statusCode).toBe(404);
 
     // a second, newer trip comes first
     const later = await h.createTrip(bob, [LIMA], { name: 'Later' });
@@ -81,6 +107,8 @@ describe("a friend's trips in /api/friends", () => {
       const [f] = await h.friends(ann);
       expect(f?.trips.map((t) => t.name)).toEqual(['Later']);
     }, waitOptions);
+    // a deleted trip's destination is gone too
+    expect((await destination(ann, bob, payload.destinations[0]!.id)).statusCode).toBe(404);
 
     // replays of every event (and trip.created after its deletion) change nothing; a marker
     // trip on the same partition as the replays is applied after them
@@ -124,12 +152,27 @@ describe("a friend's trips in /api/friends", () => {
       expect(f?.trips.map((t) => t.name)).toEqual(["Dan's trip"]);
     }, waitOptions);
     // the stranger's trip was applied (same consumer, read model holds it) but is not cat's
-    const { rowCount } = await h.pool.query('SELECT 1 FROM trips WHERE owner_id = $1', [stranger]);
-    expect(rowCount).toBe(1);
+    const { rows: strangers } = await h.pool.query<{ doc: { destinations: { _id: string }[] } }>(
+      'SELECT doc FROM trips WHERE owner_id = $1',
+      [stranger],
+    );
+    expect(strangers).toHaveLength(1);
     expect((await h.friends(cat)).map((f) => f.id)).toEqual([dan]);
+    // nor can its destination be read, not even with the stranger's id in the path
+    const strangersDestination = strangers[0]!.doc.destinations[0]!._id;
+    expect((await destination(cat, stranger, strangersDestination)).statusCode).toBe(404);
+    const dansDestination = (await h.friends(cat))[0]!.trips[0]!.destinations[0]!._id;
+    expect((await destination(cat, dan, dansDestination)).statusCode).toBe(200);
+    // no identity proof: 401
+    const raw = await h.rawApp.inject({
+      url: `/api/friends/${dan}/destinations/${dansDestination}`,
+      headers: as(cat),
+    });
+    expect(raw.statusCode).toBe(401);
 
     expect((await h.unfriend(dan, cat)).statusCode).toBe(200);
     expect(await h.friends(cat)).toEqual([]);
+    expect((await destination(cat, dan, dansDestination)).statusCode).toBe(404);
     // a new request brings back the friend, trips and all (they were never dropped)
     await h.befriend(cat, dan);
     expect((await h.friends(cat))[0]?.trips.map((t) => t.name)).toEqual(["Dan's trip"]);
