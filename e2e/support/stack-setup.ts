@@ -32,7 +32,7 @@ export const E2E_PORTS = {
  */
 function serveControl(stack: RunningStack): Promise<Server> {
   const server = createServer((req, res) => {
-    const match = /^\/processes\/([a-z]+)\/(stop|start)$/.exec(req.url ?? '');
+    const match = /^\/processes\/([a-z0-9]+)\/(stop|start)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) {
       res.writeHead(404).end();
       return;

@@ -16,8 +16,8 @@ export interface ChatSocketHandlers {
   /** Connected (`again`: after a drop, so something may have been missed). */
   onConnect(again: boolean): void;
   /**
-   * The connection is down: `reconnecting` while socket.io retries by itself (delays 1 to 5 s,
-   * the library's defaults), `offline` when the server refused or cut it (a revoked session).
+   * The connection is down: `reconnecting` while socket.io retries (delays 1 to 5 s, the
+   * library's defaults), `offline` when the server refused the handshake.
    */
   onDown(state: 'reconnecting' | 'offline', error: string | null): void;
   onMessage(message: ReceiveMessage): void;
@@ -30,6 +30,8 @@ export interface ChatSocket {
   send(message: SendMessage): Promise<SendMessageAck>;
   /** Tries again after the server refused the connection (or the room). */
   reconnect(): void;
+  /** Stops trying (the session is over); `reconnect` starts again. */
+  pause(): void;
   /** Disconnects for good (leaving the screen). */
   close(): void;
 }
@@ -56,10 +58,11 @@ export function connectChat(handlers: ChatSocketHandlers): ChatSocket {
     connectedOnce = true;
   });
   socket.on('disconnect', (reason) => {
-    if (closed) return;
-    // the server cut it (revoked session): socket.io does not retry by itself
-    if (reason === 'io server disconnect') handlers.onDown('offline', ChatMessages.sessionRevoked);
-    else handlers.onDown('reconnecting', null);
+    if (closed || reason === 'io client disconnect') return;
+    handlers.onDown('reconnecting', null);
+    // the server closed it: its instance shutting down (another takes over) or the session
+    // revoked (the gateway then refuses the handshake); socket.io would not retry by itself
+    if (reason === 'io server disconnect') socket.connect();
   });
   socket.on('connect_error', (err: Error) => {
     if (closed) return;
@@ -95,6 +98,9 @@ export function connectChat(handlers: ChatSocketHandlers): ChatSocket {
       if (socket.connected)
         handlers.onConnect(true); // the join was refused: join again
       else socket.connect();
+    },
+    pause: () => {
+      if (!closed) socket.disconnect();
     },
     close: () => {
       closed = true;

@@ -1,6 +1,6 @@
-import { ChatLimits, roomIdOf } from '@wayfarer/contracts';
+import { ChatLimits, ChatMessages, roomIdOf } from '@wayfarer/contracts';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError, apiFetch } from '../api/client';
 import { fetchConversation } from './api';
 import { chatReducer, initialChatState, sendableText, type ChatState } from './chatState';
 import { connectChat, type ChatSocket } from './socket';
@@ -57,8 +57,28 @@ export function useChat(me: string, friendId: string) {
         },
       );
 
+    // while reconnecting, one session check: a revoked or expired session stops the retries
+    let checking = false;
+    const checkSession = () => {
+      if (checking) return;
+      checking = true;
+      apiFetch('/api/protected', { signal }).then(
+        () => undefined,
+        (e: unknown) => {
+          if (signal.aborted || !(e instanceof ApiError) || e.status !== 401) return;
+          socket.pause();
+          dispatch({
+            type: 'connection',
+            connection: 'offline',
+            error: ChatMessages.sessionRevoked,
+          });
+        },
+      );
+    };
+
     const socket = connectChat({
       onConnect: (again) => {
+        checking = false;
         void socket.join(roomId).then((ack) => {
           if (signal.aborted) return;
           if (ack.ok) {
@@ -69,7 +89,10 @@ export function useChat(me: string, friendId: string) {
           }
         });
       },
-      onDown: (connection, error) => dispatch({ type: 'connection', connection, error }),
+      onDown: (connection, error) => {
+        dispatch({ type: 'connection', connection, error });
+        if (connection === 'reconnecting') checkSession();
+      },
       onMessage: (message) => {
         if (message.roomId === roomId) dispatch({ type: 'received', message });
       },
@@ -142,6 +165,7 @@ export function useChat(me: string, friendId: string) {
     );
   }, [roomId]);
 
+  /** Try again: after a refused handshake or room, or an ended session (signed in again). */
   const reconnect = useCallback(() => {
     dispatch({ type: 'connection', connection: 'connecting' });
     socketRef.current?.reconnect();

@@ -39,7 +39,7 @@ export function Composer({ friendName, canSend, onSend }: ComposerProps) {
         rows={1}
         value={draft}
         maxLength={ChatLimits.textMax}
-        placeholder={`Message ${friendName}…`}
+        placeholder="Write a message…"
         aria-describedby="chat-input-hint"
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
