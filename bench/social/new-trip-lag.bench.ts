@@ -12,6 +12,7 @@
  * `trips.trip.v1` -> social's consumer -> its read model. The gateway's per-address rate limit
  * is raised for this stack only (the polls are all from one address).
  */
+import { loadavg } from 'node:os';
 import type { Friend } from '@wayfarer/contracts';
 import { startStack } from '../../scripts/stack/stack';
 import { recordBudget } from '../lib/results';
@@ -138,7 +139,8 @@ try {
     budget: { figureBelow: BUDGET_MS },
     note:
       `${ROUNDS} rounds after ${WARMUP} warm-up, real stack through the gateway: trips' outbox ` +
-      `-> Kafka -> social's consumer; A polls back to back, p50 ${pct(delays, 50).toFixed(1)} ms`,
+      `-> Kafka -> social's consumer; A polls back to back, p50 ${pct(delays, 50).toFixed(1)} ms; ` +
+      `load average ${loadavg()[0]!.toFixed(1)} (the machine's, at the end)`,
   });
 } finally {
   await stack.stop();

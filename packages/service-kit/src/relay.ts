@@ -108,8 +108,26 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     return total;
   }
 
+  /**
+   * One drain at a time. A call while one is in flight (a kick after a commit, a flush) marks
+   * it to drain again when done: its reads may have been made before that commit, and the
+   * events would otherwise wait for the next poll (up to `pollIntervalMs`, measured as the
+   * tail of a friend's new trip reaching social: bench/social/new-trip-lag.bench.ts).
+   */
+  let again = false;
   function runOnce(): Promise<number> {
-    running ??= drain().finally(() => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await drain();
+      } while (again && !stopped);
+      return total;
+    })().finally(() => {
       running = null;
     });
     return running;
@@ -140,9 +158,14 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     await prune().catch((err: unknown) => log.warn({ err }, 'outbox prune failed'));
   }
 
+  /** When the pending timer fires: a sooner one (a kick's) is never put off by a later one. */
+  let timerAt = 0;
   function schedule(delay: number) {
     if (stopped) return;
+    const at = Date.now() + delay;
+    if (timer && timerAt <= at) return;
     if (timer) clearTimeout(timer);
+    timerAt = at;
     timer = setTimeout(() => void tick(), delay);
   }
 
