@@ -184,11 +184,26 @@ describe('chat: two friends in two browsers', () => {
         }
         expect(await panel(a.page).getAttribute('data-connection')).toBe('reconnecting');
         await screenshot(a.page, 'chat-reconnecting-1440');
+        // B opens the chat again meanwhile: the history fails, in red, with the server's message
+        await b.page.reload();
+        const failed = b.page.locator('.chat-history-error');
+        await failed.waitFor();
+        expect(await failed.getAttribute('role')).toBe('alert');
+        expect(await failed.textContent()).toBe(
+          'The chat service is unavailable right now. Please try again shortly.',
+        );
+        expect(await failed.evaluate((el) => getComputedStyle(el).color)).toBe(
+          'rgb(255, 128, 128)',
+        );
+        await screenshot(b.page, 'chat-history-failed-1440');
       }),
     );
 
-    // back: B says something as soon as B is connected, whether A is back yet or not
+    // back: B's screen fetches the history it could not load; B says something as soon as B is
+    // connected, whether A is back yet or not
     await connected(b.page);
+    await eventually(() => texts(b.page)).toEqual(['before the outage']);
+    expect(await b.page.locator('.chat-history-error').count()).toBe(0);
     await say(b.page, 'after the outage');
     await connected(a.page);
     await a.page

@@ -83,7 +83,8 @@ export function useChat(me: string, friendId: string) {
           if (signal.aborted) return;
           if (ack.ok) {
             dispatch({ type: 'connection', connection: 'connected' });
-            if (again) void catchUp();
+            // back after a drop, or the first history load failed: fetch the newest page
+            if (again || stateRef.current.history === 'failed') void catchUp();
           } else {
             dispatch({ type: 'connection', connection: 'offline', error: ack.error });
           }
