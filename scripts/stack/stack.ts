@@ -26,8 +26,8 @@ export interface RunningStack {
   /** The identity proof secret every process of the stack got (tests sign direct calls with it). */
   identityProofSecret: string;
   /**
-   * Stops every process at once (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` skips the
-   * SIGTERM.
+   * Stops every process at once (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` delays the
+   * SIGTERM by a second (the processes got the Ctrl-C themselves).
    */
   stop(options?: { alreadySignalled?: boolean }): Promise<void>;
   /** Stops one process (tests use it to see how the product behaves when a service is down). */
@@ -36,16 +36,21 @@ export interface RunningStack {
   startProcess(name: string): Promise<void>;
 }
 
-/** Sends SIGTERM (unless already sent) and waits for the exit, SIGKILL after 10 s. */
+/**
+ * Sends SIGTERM and waits for the exit, SIGKILL after 10 s. `alreadySignalled` (a Ctrl-C reached
+ * the whole process group) gives the child a second to stop on that signal before the SIGTERM,
+ * so a SIGINT sent to the runner alone still stops everything promptly.
+ */
 function terminate(child: ChildProcess, alreadySignalled = false): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  if (!alreadySignalled) child.kill('SIGTERM');
+  const sigterm = setTimeout(() => child.kill('SIGTERM'), alreadySignalled ? 1_000 : 0);
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       resolve();
     }, 10_000);
     child.once('exit', () => {
+      clearTimeout(sigterm);
       clearTimeout(timer);
       resolve();
     });
