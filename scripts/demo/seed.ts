@@ -354,7 +354,10 @@ async function main() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    const cause =
+      err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
+    console.error(`Seeding failed: ${err instanceof Error ? err.message : String(err)}${cause}`);
+    if (cause) console.error('Is Wayfarer running there (npm start)?');
     process.exit(1);
   });
 }
