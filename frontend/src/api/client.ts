@@ -57,6 +57,14 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 export async function apiFetch<T = unknown>(path: string, init: ApiInit = {}): Promise<T> {
+  return (await apiFetchWithHeaders<T>(path, init)).data;
+}
+
+/** `apiFetch` that also hands back the answer's headers (a next-page cursor, say). */
+export async function apiFetchWithHeaders<T = unknown>(
+  path: string,
+  init: ApiInit = {},
+): Promise<{ data: T; headers: Headers }> {
   const { json, headers: initHeaders, body: initBody, ...rest } = init;
   const headers = new Headers(initHeaders);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
@@ -77,5 +85,5 @@ export async function apiFetch<T = unknown>(path: string, init: ApiInit = {}): P
 
   const data = await readBody(res);
   if (!res.ok) throw new ApiError(res.status, messageFrom(data), data);
-  return data as T;
+  return { data: data as T, headers: res.headers };
 }

@@ -7,7 +7,8 @@ import type {
   SearchUser,
   SearchUsersResponse,
 } from '@wayfarer/contracts';
-import { apiFetch } from '../api/client';
+import { FRIENDS_NEXT_CURSOR_HEADER } from '@wayfarer/contracts';
+import { apiFetch, apiFetchWithHeaders } from '../api/client';
 
 export type {
   Friend,
@@ -33,8 +34,38 @@ function list<T>(value: unknown, what: string): T[] {
   return value as T[];
 }
 
-export async function fetchFriends(signal?: AbortSignal): Promise<Friend[]> {
-  return list<Friend>(await apiFetch<unknown>('/api/friends', { signal }), 'friends');
+/** One page of `GET /api/friends` and the cursor of the next (null on the last page). */
+export async function fetchFriendsPage(
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<{ friends: Friend[]; next: string | null }> {
+  const url =
+    cursor === null ? '/api/friends' : `/api/friends?cursor=${encodeURIComponent(cursor)}`;
+  const { data, headers } = await apiFetchWithHeaders<unknown>(url, { signal });
+  return { friends: list<Friend>(data, 'friends'), next: headers.get(FRIENDS_NEXT_CURSOR_HEADER) };
+}
+
+/**
+ * Every friend: the pages of `GET /api/friends` one after the other, each handed to `onPage` as
+ * it arrives (the screen shows the first at once and adds the others' pins as they come).
+ */
+export async function fetchFriends(
+  signal?: AbortSignal,
+  onPage?: (friends: Friend[]) => void,
+): Promise<Friend[]> {
+  const all: Friend[] = [];
+  const seen = new Set<string>();
+  let cursor: string | null = null;
+  do {
+    const page: { friends: Friend[]; next: string | null } = await fetchFriendsPage(cursor, signal);
+    if (page.next !== null && page.next === cursor) throw new Error('Unexpected friends answer');
+    const fresh = page.friends.filter((f) => !seen.has(f.id));
+    fresh.forEach((f) => seen.add(f.id));
+    all.push(...fresh);
+    onPage?.(fresh);
+    cursor = page.next;
+  } while (cursor !== null);
+  return all;
 }
 
 /** Where a friend's destination is read with every photo. */

@@ -86,7 +86,14 @@ describe('friends screen state', () => {
       ],
       withAnswer,
     );
-    expect(noAnswer.friends.at(-1)).toEqual({ id: 'c', name: 'Asker c', picture: '', trips: [] });
+    expect(noAnswer.friends.find((f) => f.id === 'c')).toEqual({
+      id: 'c',
+      name: 'Asker c',
+      picture: '',
+      trips: [],
+    });
+    // the list is by name
+    expect(noAnswer.friends.map((f) => f.id)).toEqual(['c', 'a', 'b']);
   });
 
   it('Decline removes the request; a refused answer keeps it and shows why', () => {
@@ -173,6 +180,49 @@ describe('friends screen state', () => {
     expect(done.unfriend).toBeNull();
     expect(done.friends.map((f) => f.id)).toEqual(['b']);
     expect(done.notice).toBe(FRIENDS_TEXTS.unfriended('Friend a'));
+  });
+});
+
+describe('friends in pages', () => {
+  it('the first page shows at once, each next one adds its friends and pins, by name', () => {
+    const c = friend('c', [trip('tc', [dest('dc')])]);
+    const a = friend('a', [trip('ta', [dest('da1'), dest('da2')])]);
+    const b = friend('b', [trip('tb', [dest('db')])]);
+    const first = run([{ type: 'friends-page', friends: [c], startedAt: 0 }]);
+    expect(first.friendsLoad).toBe('ready');
+    expect(first.friends.map((f) => f.id)).toEqual(['c']);
+    expect(friendMarkers(first.friends).map((m) => m.id)).toEqual(['dc']);
+    const second = run([{ type: 'friends-page', friends: [b, a], startedAt: 0 }], first);
+    expect(second.friends.map((f) => f.id)).toEqual(['a', 'b', 'c']);
+    expect(
+      friendMarkers(second.friends)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['da1', 'da2', 'db', 'dc'].sort());
+    const done = run([{ type: 'friends-loaded', friends: [c, b, a], startedAt: 0 }], second);
+    expect(done.friends.map((f) => f.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a refresh page updates the friends it names and keeps the others until every page is in', () => {
+    const shown = ready([friend('a'), friend('b'), friend('c')]);
+    const withTrip = friend('b', [trip('tb', [dest('db')])]);
+    const page = run([{ type: 'friends-page', friends: [withTrip], startedAt: 0 }], shown);
+    expect(page.friends.map((f) => f.id)).toEqual(['a', 'b', 'c']);
+    expect(page.friends[1]!.trips).toHaveLength(1);
+    // c unfriended elsewhere: gone once the whole list is in
+    const done = run(
+      [{ type: 'friends-loaded', friends: [friend('a'), withTrip], startedAt: 0 }],
+      page,
+    );
+    expect(done.friends.map((f) => f.id)).toEqual(['a', 'b']);
+  });
+
+  it('a page asked for before an unfriending here does not bring the friend back', () => {
+    const shown = ready([friend('a'), friend('b')]);
+    const startedAt = shown.version;
+    const gone = run([{ type: 'unfriended', id: 'b' }], shown);
+    const page = run([{ type: 'friends-page', friends: [friend('b')], startedAt }], gone);
+    expect(page.friends.map((f) => f.id)).toEqual(['a']);
   });
 });
 

@@ -10,6 +10,9 @@ import type { Friend, FriendRequest } from './api';
  * - Accept removes the request and adds the new friend to the list; Decline removes the request;
  *   a refused answer keeps the request and shows why (the original set a text it never showed);
  * - Unfriend asks first; once the server agrees the friend and their pins leave;
+ * - `GET /api/friends` comes in pages: the first shows at once, each following one adds its
+ *   friends (and their pins) as it arrives, and the whole list, once every page is in, replaces
+ *   what was shown (a friend gone elsewhere leaves); the list is shown by name;
  * - the lists are refreshed now and then (a request accepted elsewhere, a friend's new trip); a
  *   refresh never undoes what happened here after it started.
  */
@@ -60,6 +63,9 @@ export interface FriendsState {
 
 export type FriendsAction =
   | { type: 'load-start' }
+  /** One page of friends (more may follow): added, or updating the ones shown. */
+  | { type: 'friends-page'; friends: Friend[]; startedAt: number }
+  /** Every friend (all pages in): the list is exactly these. */
   | { type: 'friends-loaded'; friends: Friend[]; startedAt: number }
   | { type: 'friends-failed' }
   | { type: 'requests-loaded'; requests: FriendRequest[]; startedAt: number }
@@ -93,12 +99,27 @@ function friendFromRequest(request: FriendRequest): Friend {
   return { id: request._id, name: request.name, picture: request.picture, trips: [] };
 }
 
-function mergeFriends(state: FriendsState, friends: Friend[], startedAt: number): FriendsState {
+/** Friends by name (then id): the server pages them by id. */
+const byName = (a: Friend, b: Friend) =>
+  a.name.localeCompare(b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * An answer of friends: `complete` (every page) replaces the list, a page adds to it or
+ * updates the friends it names.
+ */
+function mergeFriends(
+  state: FriendsState,
+  friends: Friend[],
+  startedAt: number,
+  complete: boolean,
+): FriendsState {
   const fresh = friends.filter((f) => (state.removed[f.id] ?? -1) < startedAt);
   const ids = new Set(fresh.map((f) => f.id));
-  // accepted here after this answer was asked for: not in it yet, still listed
-  const kept = state.friends.filter((f) => !ids.has(f.id) && (state.added[f.id] ?? 0) > startedAt);
-  return { ...state, friendsLoad: 'ready', friends: [...fresh, ...kept] };
+  // complete: accepted here after this answer was asked for (not in it yet) stays listed
+  const kept = state.friends.filter(
+    (f) => !ids.has(f.id) && (!complete || (state.added[f.id] ?? 0) > startedAt),
+  );
+  return { ...state, friendsLoad: 'ready', friends: [...fresh, ...kept].sort(byName) };
 }
 
 function mergeRequests(
@@ -141,8 +162,10 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
         friendsLoad: state.friendsLoad === 'ready' ? 'ready' : 'loading',
         requestsLoad: state.requestsLoad === 'ready' ? 'ready' : 'loading',
       };
+    case 'friends-page':
+      return mergeFriends(state, action.friends, action.startedAt, false);
     case 'friends-loaded':
-      return mergeFriends(state, action.friends, action.startedAt);
+      return mergeFriends(state, action.friends, action.startedAt, true);
     case 'friends-failed':
       return state.friendsLoad === 'ready' ? state : { ...state, friendsLoad: 'failed' };
     case 'requests-loaded':
@@ -164,7 +187,7 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
         requests: state.requests.filter((e) => e !== entry),
         answered: { ...state.answered, [action.id]: version },
         added: { ...state.added, [friend.id]: version },
-        friends: [...state.friends.filter((f) => f.id !== friend.id), friend],
+        friends: [...state.friends.filter((f) => f.id !== friend.id), friend].sort(byName),
         notice: FRIENDS_TEXTS.accepted(friend.name || entry.request.name),
       };
     }

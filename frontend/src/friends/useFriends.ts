@@ -16,7 +16,8 @@ const refusal = (error: unknown) =>
     : undefined;
 
 /**
- * The /friends screen's state with its server calls: the first load, a refresh every
+ * The /friends screen's state with its server calls: the first load (page by page, the list and
+ * the map growing as the pages come), a refresh every
  * `FRIENDS_REFRESH_MS` while the page is visible and whenever the window regains focus (a
  * request accepted on the other side, a friend's new trip, an unfriending), accepting and
  * declining requests, unfriending after the confirm dialog.
@@ -40,7 +41,9 @@ export function useFriends() {
       dispatch({ type });
     };
     void Promise.all([
-      fetchFriends(controller.signal).then(
+      fetchFriends(controller.signal, (friends) => {
+        if (!controller.signal.aborted) dispatch({ type: 'friends-page', friends, startedAt });
+      }).then(
         (friends) => dispatch({ type: 'friends-loaded', friends, startedAt }),
         failed('friends', 'friends-failed'),
       ),

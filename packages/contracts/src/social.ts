@@ -43,7 +43,17 @@ export const SocialLimits = {
   searchQueryMax: 100,
   /** At most this many users in one search answer (best matches first: by name). */
   searchResultsMax: 20,
+  /** `GET /api/friends`: friends per page when `limit` is not given. */
+  friendsPageDefault: 10,
+  /** `GET /api/friends?limit=`: the largest page asked for (more answers 400). */
+  friendsPageMax: 50,
 } as const;
+
+/**
+ * `GET /api/friends` answers one page of friends; when more follow, this response header holds
+ * the opaque cursor to send back as `?cursor=` for the next page (absent on the last page).
+ */
+export const FRIENDS_NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 /** What the service answers (`{message}`), and the screens may show. */
 export const SocialMessages = {
@@ -58,6 +68,8 @@ export const SocialMessages = {
   notFriends: 'You are not friends with this user.',
   unfriended: 'Friend removed.',
   destinationNotFound: 'Destination not found.',
+  badFriendsLimit: `limit must be a whole number from 1 to ${SocialLimits.friendsPageMax}.`,
+  badFriendsCursor: 'Invalid cursor: send back the x-next-cursor of the previous page.',
   queryTooLong: `Search query must be at most ${SocialLimits.searchQueryMax} characters.`,
 } as const;
 
@@ -111,7 +123,14 @@ export const Friend = z.object({
 });
 export type Friend = z.infer<typeof Friend>;
 
-/** `GET /api/friends`: the caller's friends by name, each with their trips. */
+/**
+ * `GET /api/friends?limit=&cursor=`: one page of the caller's friends, each with their trips,
+ * ordered by friend id (a stable key: paging names every friend exactly once; the screens sort by
+ * name). The answer stays the spec's bare array; without parameters it is the first page of
+ * `SocialLimits.friendsPageDefault` friends, and the `FRIENDS_NEXT_CURSOR_HEADER` header names
+ * the next page while there is one. A `limit` outside 1..`friendsPageMax` or a cursor the
+ * service did not make answers 400.
+ */
 export const FriendsResponse = z.array(Friend);
 export type FriendsResponse = z.infer<typeof FriendsResponse>;
 

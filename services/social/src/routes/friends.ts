@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  FRIENDS_NEXT_CURSOR_HEADER,
+  SocialLimits,
   SocialMessages,
   type AcceptFriendResponse,
   type AddFriendResponse,
@@ -9,8 +11,24 @@ import {
 } from '@wayfarer/contracts';
 import { badRequest, HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
 import type { SocialContext } from '../app';
+import { decodeFriendsCursor, encodeFriendsCursor } from '../domain/paging';
 
 const Params = z.object({ id: z.string().min(1) });
+const FriendsQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, SocialMessages.badFriendsLimit)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, SocialMessages.badFriendsLimit)
+        .max(SocialLimits.friendsPageMax, SocialMessages.badFriendsLimit),
+    )
+    .optional(),
+  cursor: z.string().optional(),
+});
 const DestinationParams = z.object({
   friendId: z.string().min(1),
   destinationId: z.string().min(1),
@@ -19,10 +37,22 @@ const DestinationParams = z.object({
 export function friendRoutes(ctx: SocialContext): void {
   const { app, store } = ctx;
 
-  /** The caller's friends with their trips: one query, sent as PostgreSQL wrote it. */
+  /**
+   * One page of the caller's friends with their trips: one query, sent as PostgreSQL wrote it;
+   * the next page's cursor in the `x-next-cursor` header while more follow.
+   */
   app.get('/api/friends', async (request, reply) => {
     const userId = requireUserId(request);
-    return reply.type('application/json; charset=utf-8').send(await store.friendsJson(userId));
+    const { limit = SocialLimits.friendsPageDefault, cursor } = parse(FriendsQuery, request.query);
+    let afterId: string | null = null;
+    if (cursor !== undefined) {
+      afterId = decodeFriendsCursor(cursor);
+      if (afterId === null) throw badRequest(SocialMessages.badFriendsCursor);
+    }
+    const page = await store.friendsPageJson(userId, afterId, limit);
+    if (page.last !== null)
+      reply.header(FRIENDS_NEXT_CURSOR_HEADER, encodeFriendsCursor(page.last));
+    return reply.type('application/json; charset=utf-8').send(page.body);
   });
 
   /** A friend's destination with every photo, for the info window of its pin (404 otherwise). */

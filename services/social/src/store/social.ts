@@ -114,18 +114,31 @@ export class SocialStore {
   }
 
   /**
-   * `GET /api/friends` as JSON text, built by one query (friends by name, each with their
-   * trips): the answer is sent as PostgreSQL wrote it, never parsed and re-encoded.
+   * One page of `GET /api/friends` as JSON text, built by one query: at most `limit` friends
+   * by id after `afterId` (keyset on the `friendships` primary key), each with their trips; the
+   * text is sent as PostgreSQL wrote it, never parsed and re-encoded. `last` is the page's last
+   * friend id when more friends follow (the next page starts after it), else null.
    */
-  async friendsJson(userId: string): Promise<string> {
-    const { rows } = await this.pool.query<{ body: string }>(
-      `SELECT coalesce(json_agg(f.friend ORDER BY f.name, f.id), '[]'::json)::text AS body
-         FROM (SELECT fr.friend_id AS id, u.name, ${FRIEND_JSON} AS friend
-                 FROM friendships fr LEFT JOIN users u ON u.id = fr.friend_id
-                WHERE fr.user_id = $1) f`,
-      [userId],
+  async friendsPageJson(
+    userId: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ body: string; last: string | null }> {
+    const { rows } = await this.pool.query<{ body: string; last: string | null; more: boolean }>(
+      `WITH ids AS (
+         SELECT friend_id FROM friendships
+          WHERE user_id = $1 AND ($2::text IS NULL OR friend_id > $2)
+          ORDER BY friend_id LIMIT $3 + 1),
+       page AS (SELECT friend_id FROM ids ORDER BY friend_id LIMIT $3)
+       SELECT coalesce(json_agg(f.friend ORDER BY f.id), '[]'::json)::text AS body,
+              max(f.id) AS last,
+              (SELECT count(*) FROM ids) > $3 AS more
+         FROM (SELECT fr.friend_id AS id, ${FRIEND_JSON} AS friend
+                 FROM page fr LEFT JOIN users u ON u.id = fr.friend_id) f`,
+      [userId, afterId, limit],
     );
-    return rows[0]!.body;
+    const row = rows[0]!;
+    return { body: row.body, last: row.more ? row.last : null };
   }
 
   /** One friend of `userId` with their trips; null when the two are not friends. */

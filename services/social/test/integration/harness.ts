@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Partitioners, type Producer } from 'kafkajs';
 import { expect, vi } from 'vitest';
 import {
+  FRIENDS_NEXT_CURSOR_HEADER,
   IdentityHeaders,
   makeEvent,
   Topics,
@@ -52,6 +53,7 @@ export interface Harness extends SocialService {
   unfriend(userId: string, id: string): Promise<LightMyRequestResponse>;
   /** Makes two registered users friends (a request and its acceptance). */
   befriend(a: string, b: string): Promise<void>;
+  /** Every page of `GET /api/friends`, following the cursors. */
   friends(userId: string): Promise<Friend[]>;
   requests(userId: string): Promise<FriendRequest[]>;
   search(userId: string, query: string): Promise<SearchUser[]>;
@@ -143,8 +145,18 @@ export async function startSocial(): Promise<Harness> {
       expect((await h.addFriend(a, b)).statusCode).toBe(200);
       expect((await h.accept(b, a)).statusCode).toBe(200);
     },
-    friends: async (userId) =>
-      ok<Friend[]>(await app.inject({ url: '/api/friends', headers: as(userId) })),
+    async friends(userId) {
+      // every page, following x-next-cursor
+      const all: Friend[] = [];
+      let url: string | null = '/api/friends';
+      while (url !== null) {
+        const res: LightMyRequestResponse = await app.inject({ url, headers: as(userId) });
+        all.push(...ok<Friend[]>(res));
+        const next = res.headers[FRIENDS_NEXT_CURSOR_HEADER];
+        url = typeof next === 'string' ? `/api/friends?cursor=${enc(next)}` : null;
+      }
+      return all;
+    },
     requests: async (userId) =>
       ok<FriendRequest[]>(await app.inject({ url: '/api/friendRequests', headers: as(userId) })),
     search: async (userId, query) =>
