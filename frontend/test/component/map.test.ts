@@ -215,6 +215,38 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     await context.close();
   });
 
+  it('the basemap names countries at zoom 2 and, with a pin opened at zoom 6, the cities around it', async () => {
+    const { context, page } = await openHarness(browser, harness, {
+      width: 1440,
+      query: 'markers=none',
+    });
+    await waitForMap(page);
+    await settledView(page);
+    // zoom 2: country names only (no city band reached yet)
+    await expect.poll(() => page.locator('.map-label--country').count()).toBeGreaterThan(5);
+    expect(await page.locator('.map-label--country[data-label="Brazil"]').count()).toBe(1);
+    expect(await page.locator('.map-label--city').count()).toBe(0);
+    await screenshot(page, 'map-labels-zoom2-1440');
+    await context.close();
+
+    const opened = await openHarness(browser, harness, { width: 1440 });
+    await waitForMap(opened.page);
+    await settledView(opened.page);
+    expect(await opened.page.evaluate(() => window.__map!.select('lisbon'))).toBe(true);
+    await expect.poll(() => dialog(opened.page).count()).toBe(1);
+    const view = await settledView(opened.page);
+    expect(view.zoom).toBeCloseTo(6, 6);
+    // the zoom-6 band (cities of 50k+) is fetched lazily, then Lisbon and its neighbours show
+    const city = (name: string) => opened.page.locator(`.map-label--city[data-label="${name}"]`);
+    await expect.poll(() => city('Lisbon').count()).toBe(1);
+    await expect.poll(() => city('Porto').count()).toBe(1);
+    expect(await opened.page.locator('.map-label--city').count()).toBeGreaterThan(5);
+    // labels never take a click: the pin under Lisbon's name is still on top
+    expect(await city('Lisbon').evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
+    await screenshot(opened.page, 'map-labels-pin-zoom6-1440');
+    await opened.context.close();
+  });
+
   it('pins are keyboard reachable: Enter on a focused pin opens its info window', async () => {
     const { context, page } = await openHarness(browser, harness, { width: 1440 });
     await waitForMap(page);

@@ -1,15 +1,15 @@
 import type { StyleSpecification } from 'maplibre-gl';
 
 /**
- * The keyless map's fixed dark style: near-black navy ocean, slightly lighter land, thin
- * borders. Two GeoJSON sources filled in at load time from the bundled world-atlas data; no
+ * The keyless map's fixed dark style: deep blue water (the background), lighter slate land
+ * (the countries), thin borders; place names are HTML markers (`labels.ts`), not layers. Two GeoJSON sources filled in at load time from the bundled world-atlas data; no
  * tiles, glyphs or sprites, so the style never touches the network.
  */
 export const BASEMAP_COLORS = {
-  ocean: '#060a16',
-  land: '#18213a',
-  coast: '#2a3658',
-  border: '#34426a',
+  ocean: '#071225',
+  land: '#1c263d',
+  coast: '#34466e',
+  border: '#3a4870',
 } as const;
 
 const empty = { type: 'FeatureCollection' as const, features: [] };
