@@ -135,8 +135,12 @@ describe('gateway revocation copy', () => {
     await untilLocal(session.cookie, 200);
 
     await redisProcess.kill();
-    await expect.poll(() => statusWith(session.cookie), { timeout: STALENESS_BOUND_MS }).toBe(503);
-    await redisProcess.restart();
+    try {
+      // (how fast a dead Redis gives 503 is redis-outage.test.ts's subject: wait generously here)
+      await expect.poll(() => statusWith(session.cookie), { timeout: 10_000 }).toBe(503);
+    } finally {
+      await redisProcess.restart();
+    }
     await untilLocal(session.cookie, 200);
 
     await revokeAsAuthDoes(probe, session.jti);
@@ -151,10 +155,9 @@ describe('gateway revocation copy', () => {
     await untilLocal(session.cookie, 200);
     redisProcess.pause();
     try {
-      // no PING answered for STALENESS_BOUND_MS: Redis is asked, and does not answer (503)
-      await expect
-        .poll(() => statusWith(session.cookie), { timeout: STALENESS_BOUND_MS * 3 })
-        .toBe(503);
+      // no PING answered for STALENESS_BOUND_MS: Redis is asked, and does not answer within the
+      // client's command timeout (503)
+      await expect.poll(() => statusWith(session.cookie), { timeout: 10_000 }).toBe(503);
     } finally {
       redisProcess.resume();
     }
