@@ -61,6 +61,8 @@ const ADAPTERS = (process.env.CHAT_ADAPTERS ?? 'classic,sharded').split(',') as 
   'classic' | 'sharded'
 )[];
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** The adapter chat runs by default (services/chat/src/config.ts): the one the budget binds. */
+const PRODUCT_ADAPTER = 'sharded';
 
 type PathName = 'across' | 'single' | 'bare';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -339,7 +341,9 @@ for (const adapter of ADAPTERS) {
     figure: stats.across.p99,
     baseline: stats.single.p99,
     unit: 'ms',
-    budget: { ratioAtMost: 2 },
+    // the budget binds the adapter the product runs (chat's CHAT_ADAPTER default); the other one
+    // is measured beside it for the comparison the service README quotes
+    budget: adapter === PRODUCT_ADAPTER ? { ratioAtMost: 2 } : { none: true },
     note,
   });
   recordBudget({
