@@ -64,3 +64,13 @@ export const kafkaEnv = {
 export function groupId(config: { KAFKA_GROUP_PREFIX: string }, name: string): string {
   return `${config.KAFKA_GROUP_PREFIX}${name}`;
 }
+
+/** The consumer group ids of a service's consumers (`names`: key to group name), as `groupId`. */
+export function groupIds<K extends string>(
+  config: { KAFKA_GROUP_PREFIX: string },
+  names: Readonly<Record<K, string>>,
+): Record<K, string> {
+  const ids = {} as Record<K, string>;
+  for (const key of Object.keys(names) as K[]) ids[key] = groupId(config, names[key]);
+  return ids;
+}

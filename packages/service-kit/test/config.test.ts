@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { commonEnv, ConfigError, groupId, kafkaEnv, loadConfig } from '../src/config';
+import { commonEnv, ConfigError, groupId, groupIds, kafkaEnv, loadConfig } from '../src/config';
 
 const Schema = z.object({ ...commonEnv, ...kafkaEnv, DATABASE_URL: z.url() });
 
@@ -52,5 +52,13 @@ describe('KAFKA_GROUP_PREFIX and groupId', () => {
     expect(() => loadConfig(Schema, { ...base, KAFKA_GROUP_PREFIX: 'e2e stack/' })).toThrow(
       /KAFKA_GROUP_PREFIX is invalid/,
     );
+  });
+
+  it('groupIds gives every consumer of a service its prefixed group id', () => {
+    const e2e = loadConfig(Schema, { ...base, KAFKA_GROUP_PREFIX: 'e2e-' });
+    expect(groupIds(e2e, { trips: 'journal-trips', friendships: 'journal-friendships' })).toEqual({
+      trips: 'e2e-journal-trips',
+      friendships: 'e2e-journal-friendships',
+    });
   });
 });

@@ -1,11 +1,6 @@
-import {
-  composeService,
-  createKafka,
-  createLogger,
-  loadIdentityProofSecret,
-} from '@wayfarer/service-kit';
+import { composeService } from '@wayfarer/service-kit';
 import { loadSigningKey } from '@wayfarer/service-kit/keys';
-import { createPgPool, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
+import { openPgService } from '@wayfarer/service-kit/pg';
 import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { buildApp } from './app';
 import type { AuthEnv } from './config';
@@ -29,20 +24,21 @@ export interface AuthServiceOptions {
 
 /**
  * auth's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, Redis, the revocation sync, the avatars bucket, the upload spool (swept
- * on start and every SPOOL_SWEEP_MS), the outbox relay, the app). `main.ts` listens with it; the
- * integration tests boot it with a test env. `close()` closes the app, the relay, the spool's
- * sweeps, the spool, the revocation sync, Redis, then the pool.
+ * migrations applied and the outbox relay, Redis, the revocation sync, the avatars bucket, the
+ * upload spool (swept on start and every SPOOL_SWEEP_MS), the app). `main.ts` listens with it;
+ * the integration tests boot it with a test env. `close()` closes the app, the spool's sweeps,
+ * the spool, the revocation sync, Redis, the relay, then the pool.
  */
 export async function createService(env: AuthEnv, options: AuthServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('auth', env.LOG_LEVEL);
     const signingKey = loadSigningKey(env);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    const pool = createPgPool(env.DATABASE_URL);
-    onClose(() => pool.end());
-    await migrate(pool, migrations);
+    const { logger, identityProofSecret, pool, relay } = await openPgService({
+      name: 'auth',
+      env,
+      migrations,
+      topics: PUBLISHED_TOPICS,
+      onClose,
+    });
     const redis = connectRedis(env.REDIS_URL);
     // one warning per outage (the client retries every second), one note when it is back
     let redisDown = false;
@@ -87,16 +83,6 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
       clearInterval(sweeps);
       await sweeping; // before the spool's directory is removed
     });
-
-    const kafka = createKafka({ clientId: 'auth', brokers: env.KAFKA_BROKERS, logger });
-    const relay = startOutboxRelay({
-      pool,
-      kafka,
-      logger,
-      topics: PUBLISHED_TOPICS,
-      pollIntervalMs: env.OUTBOX_POLL_MS,
-    });
-    onClose(() => relay.stop());
 
     const app = buildApp({
       logger,

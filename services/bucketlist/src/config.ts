@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { pgEnv } from '@wayfarer/service-kit/pg';
 
 /** bucketlist's environment (validated at start; every problem is named). */
 export const BucketListEnv = z.object({
   ...commonEnv,
   PORT: z.coerce.number().int().min(1).max(65535).default(4003),
-  DATABASE_URL: z.string().min(1),
-  /**
-   * Optional: the PostgreSQL server as an admin may reach it (compose). When set, the database
-   * DATABASE_URL names is created on start if it is missing; production provisions it instead.
-   */
-  PG_URL: z.string().min(1).optional(),
+  ...pgEnv,
   ...kafkaEnv,
   ...identityProofEnv,
 });

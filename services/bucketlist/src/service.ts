@@ -1,11 +1,5 @@
-import {
-  composeService,
-  createKafka,
-  createLogger,
-  groupId,
-  loadIdentityProofSecret,
-} from '@wayfarer/service-kit';
-import { createPgPool, ensureDatabase, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
+import { composeService, groupId } from '@wayfarer/service-kit';
+import { openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { BucketListEnv } from './config';
 import { PUBLISHED_TOPICS } from './events/outbox';
@@ -24,26 +18,15 @@ export type BucketListServiceOptions = Pick<TripConsumerOptions, 'skipHistory' |
  */
 export async function createService(env: BucketListEnv, options: BucketListServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('bucketlist', env.LOG_LEVEL);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    if (env.PG_URL) {
-      await ensureDatabase(env.PG_URL, new URL(env.DATABASE_URL).pathname.slice(1));
-    }
-    const pool = createPgPool(env.DATABASE_URL);
-    onClose(() => pool.end());
-    await migrate(pool, migrations);
+    const { logger, identityProofSecret, pool, kafka, relay } = await openPgService({
+      name: 'bucketlist',
+      env,
+      migrations,
+      topics: PUBLISHED_TOPICS,
+      onClose,
+    });
     const items = new ItemsStore(pool);
 
-    const kafka = createKafka({ clientId: 'bucketlist', brokers: env.KAFKA_BROKERS, logger });
-    const relay = startOutboxRelay({
-      pool,
-      kafka,
-      logger,
-      topics: PUBLISHED_TOPICS,
-      pollIntervalMs: env.OUTBOX_POLL_MS,
-    });
-    onClose(() => relay.stop());
     const tripConsumer = startTripConsumer({
       kafka,
       pool,

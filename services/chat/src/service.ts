@@ -1,19 +1,13 @@
 import { Redis } from 'ioredis';
 import { roomIdOf } from '@wayfarer/contracts';
-import {
-  composeService,
-  createKafka,
-  createLogger,
-  groupId,
-  loadIdentityProofSecret,
-} from '@wayfarer/service-kit';
-import { connectMongo } from '@wayfarer/service-kit/mongo';
+import { composeService, groupIds } from '@wayfarer/service-kit';
+import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { ChatEnv } from './config';
 import { CONSUMERS, startProjections, type ProjectionOptions } from './events/consumers';
 import { isRevokedIn, subscribeRevocations } from './events/revocations';
 import { createSocketServer } from './socket/server';
-import { createStores, initStores } from './store';
+import { openStores } from './store';
 
 /** What a caller may set besides the env (tests: consumers that skip earlier history). */
 export type ChatServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRetryDelayMs'>;
@@ -27,13 +21,12 @@ export type ChatServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRet
  */
 export async function createService(env: ChatEnv, options: ChatServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('chat', env.LOG_LEVEL);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
-    onClose(() => client.close());
-    const stores = createStores(db);
-    await initStores(stores);
+    const { logger, identityProofSecret, db, stores, kafka } = await openMongoService({
+      name: 'chat',
+      env,
+      stores: openStores,
+      onClose,
+    });
 
     const redisOptions = { maxRetriesPerRequest: 2, commandTimeout: 2000 };
     const pubClient = new Redis(env.REDIS_URL, redisOptions);
@@ -75,16 +68,12 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       },
     });
 
-    const kafka = createKafka({ clientId: 'chat', brokers: env.KAFKA_BROKERS, logger });
     const projections = startProjections({
       kafka,
       db,
       stores,
       logger,
-      groupIds: {
-        users: groupId(env, CONSUMERS.users),
-        friendships: groupId(env, CONSUMERS.friendships),
-      },
+      groupIds: groupIds(env, CONSUMERS),
       onFriendshipRemoved: (userIds) => sockets.leaveRoomOf(userIds, roomIdOf(...userIds)),
       ...options,
     });

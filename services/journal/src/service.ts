@@ -1,16 +1,10 @@
-import {
-  composeService,
-  createKafka,
-  createLogger,
-  groupId,
-  loadIdentityProofSecret,
-} from '@wayfarer/service-kit';
-import { connectMongo, startMongoOutboxRelay } from '@wayfarer/service-kit/mongo';
+import { composeService, groupIds } from '@wayfarer/service-kit';
+import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { JournalEnv } from './config';
 import { CONSUMERS, startProjections, type ProjectionOptions } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
-import { createStores, initStores } from './store';
+import { openStores } from './store';
 
 /** What a caller may set besides the env (tests: consumers that skip earlier history). */
 export type JournalServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRetryDelayMs'>;
@@ -23,32 +17,19 @@ export type JournalServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'max
  */
 export async function createService(env: JournalEnv, options: JournalServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('journal', env.LOG_LEVEL);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
-    onClose(() => client.close());
-    const stores = createStores(db);
-    await initStores(stores);
-
-    const kafka = createKafka({ clientId: 'journal', brokers: env.KAFKA_BROKERS, logger });
-    const relay = startMongoOutboxRelay({
-      collections: [stores.entries.collection],
-      kafka,
-      logger,
-      topics: PUBLISHED_TOPICS,
-      pollIntervalMs: env.OUTBOX_POLL_MS,
+    const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
+      name: 'journal',
+      env,
+      stores: openStores,
+      outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.entries.collection] },
+      onClose,
     });
-    onClose(() => relay.stop());
     const projections = startProjections({
       kafka,
       db,
       stores,
       logger,
-      groupIds: {
-        trips: groupId(env, CONSUMERS.trips),
-        friendships: groupId(env, CONSUMERS.friendships),
-      },
+      groupIds: groupIds(env, CONSUMERS),
       ...options,
     });
     onClose(() => projections.stop());

@@ -1,11 +1,5 @@
-import {
-  composeService,
-  createKafka,
-  createLogger,
-  groupId,
-  loadIdentityProofSecret,
-} from '@wayfarer/service-kit';
-import { createPgPool, ensureDatabase, migrate, startOutboxRelay } from '@wayfarer/service-kit/pg';
+import { composeService, groupIds } from '@wayfarer/service-kit';
+import { openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { SocialEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
@@ -24,31 +18,20 @@ export type SocialServiceOptions = Pick<ConsumersOptions, 'skipHistory' | 'maxRe
  */
 export async function createService(env: SocialEnv, options: SocialServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('social', env.LOG_LEVEL);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    if (env.PG_URL) {
-      await ensureDatabase(env.PG_URL, new URL(env.DATABASE_URL).pathname.slice(1));
-    }
-    const pool = createPgPool(env.DATABASE_URL);
-    onClose(() => pool.end());
-    await migrate(pool, migrations);
+    const { logger, identityProofSecret, pool, kafka, relay } = await openPgService({
+      name: 'social',
+      env,
+      migrations,
+      topics: PUBLISHED_TOPICS,
+      onClose,
+    });
     const store = new SocialStore(pool);
 
-    const kafka = createKafka({ clientId: 'social', brokers: env.KAFKA_BROKERS, logger });
-    const relay = startOutboxRelay({
-      pool,
-      kafka,
-      logger,
-      topics: PUBLISHED_TOPICS,
-      pollIntervalMs: env.OUTBOX_POLL_MS,
-    });
-    onClose(() => relay.stop());
     const consumers = startConsumers({
       kafka,
       pool,
       logger,
-      groupIds: { users: groupId(env, CONSUMERS.users), trips: groupId(env, CONSUMERS.trips) },
+      groupIds: groupIds(env, CONSUMERS),
       ...options,
     });
     onClose(() => consumers.users.stop());

@@ -1,21 +1,16 @@
+import type { Db } from 'mongodb';
+import { composeService, groupId } from '@wayfarer/service-kit';
 import {
-  composeService,
-  createKafka,
-  createLogger,
-  groupId,
-  loadIdentityProofSecret,
-  startConsumerInBackground,
-} from '@wayfarer/service-kit';
-import {
-  connectMongo,
   FriendshipProjection,
-  startMongoOutboxRelay,
+  friendshipProjection,
+  openMongoService,
+  startMongoProjections,
 } from '@wayfarer/service-kit/mongo';
 import { ImageQueue, ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { limitImageThreads } from '@wayfarer/storage/pipeline';
 import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
-import { FRIENDSHIP_CONSUMER, friendshipConsumer } from './events/friendships';
+import { FRIENDSHIP_CONSUMER } from './events/friendships';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
 import { PendingUploadsRepo } from './store/pending-uploads';
@@ -37,22 +32,19 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
  * the photos bucket, the upload spool, the image queue and the display variants made after a
  * trip is answered, the outbox relay, the friendship consumer, the janitor (interrupted uploads,
  * unmade variants), the app). `main.ts` listens with it; the integration tests boot it
- * with a test env. `close()` closes the app, the sweeper, the consumer, the relay, the spool,
- * then the MongoDB client.
+ * with a test env. `close()` closes the app, the sweeper, the consumer, the variants, the
+ * spool, the relay, then the MongoDB client.
  */
 export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const logger = createLogger('trips', env.LOG_LEVEL);
-    const identityProofSecret = loadIdentityProofSecret(env);
-
-    const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
-    onClose(() => client.close());
-    const trips = new TripsRepo(db);
-    await trips.init();
-    const friendships = new FriendshipProjection(db);
-    await friendships.init();
-    const pending = new PendingUploadsRepo(db);
-    await pending.init();
+    const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
+      name: 'trips',
+      env,
+      stores: openStores,
+      outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.trips.collection] },
+      onClose,
+    });
+    const { trips, friendships, pending } = stores;
     const photos = ObjectStore.connect({ ...s3Connection(env), bucket: env.PHOTO_BUCKET });
     await photos.ensureBucket();
     const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: env.UPLOAD_LEASE_MS });
@@ -64,26 +56,19 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     const variants = createPhotoVariants({ trips, photos, images, spool, logger });
     onClose(() => variants.stop());
 
-    const kafka = createKafka({ clientId: 'trips', brokers: env.KAFKA_BROKERS, logger });
-    const relay = startMongoOutboxRelay({
-      collections: [trips.collection],
-      kafka,
-      logger,
-      topics: PUBLISHED_TOPICS,
-      pollIntervalMs: env.OUTBOX_POLL_MS,
-    });
-    onClose(() => relay.stop());
     // photos of friends stay hidden while Kafka is down; owners are unaffected
-    const consumer = startConsumerInBackground({
-      ...friendshipConsumer({
-        kafka,
-        db,
-        projection: friendships,
-        logger,
-        groupId: groupId(env, FRIENDSHIP_CONSUMER),
-      }),
+    const consumer = startMongoProjections({
+      kafka,
+      db,
+      logger,
       skipHistory: options.skipHistory,
-    });
+      projections: {
+        friendships: friendshipProjection(friendships, {
+          name: FRIENDSHIP_CONSUMER,
+          groupId: groupId(env, FRIENDSHIP_CONSUMER),
+        }),
+      },
+    }).consumers.friendships;
     onClose(() => consumer.stop());
 
     // what a crash during uploads left: spool files now, objects once their lease ran out
@@ -140,3 +125,14 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
 }
 
 export type TripsService = Awaited<ReturnType<typeof createService>>;
+
+/** trips' MongoDB stores, with their indexes. */
+async function openStores(db: Db) {
+  const trips = new TripsRepo(db);
+  await trips.init();
+  const friendships = new FriendshipProjection(db);
+  await friendships.init();
+  const pending = new PendingUploadsRepo(db);
+  await pending.init();
+  return { trips, friendships, pending };
+}

@@ -4,8 +4,10 @@ import {
   FriendshipCreated,
   FriendshipRemoved,
   readEvent,
+  Topics,
   type EventEnvelope,
 } from '@wayfarer/contracts';
+import type { MongoProjectionSpec } from './projections';
 
 interface FriendshipDoc {
   _id: string;
@@ -72,4 +74,22 @@ export class FriendshipProjection {
     const docs = await this.collection.find({ userIds: userId, active: true }).toArray();
     return docs.map((d) => (d.userIds[0] === userId ? d.userIds[1] : d.userIds[0]));
   }
+}
+
+/**
+ * A `FriendshipProjection` kept from social's `social.friendship.v1` events, as one of
+ * `startMongoProjections`' projections. `name` is its processed-event key; `after` runs after
+ * each event (also on a redelivery, so it must be harmless twice).
+ */
+export function friendshipProjection(
+  projection: FriendshipProjection,
+  options: Pick<MongoProjectionSpec, 'name' | 'groupId' | 'after'>,
+): MongoProjectionSpec {
+  return {
+    ...options,
+    topics: [Topics.socialFriendship],
+    apply: async (event) => {
+      await projection.apply(event);
+    },
+  };
 }

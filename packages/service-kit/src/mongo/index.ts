@@ -2,3 +2,5 @@ export * from './connect';
 export * from './outbox';
 export * from './idempotent';
 export * from './friendships';
+export * from './projections';
+export * from './service';

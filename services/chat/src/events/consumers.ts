@@ -1,12 +1,12 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { FriendshipRemoved, readEvent, Topics } from '@wayfarer/contracts';
+import type { Logger } from '@wayfarer/service-kit';
 import {
-  startConsumerInBackground,
-  type BackgroundConsumer,
-  type Logger,
-} from '@wayfarer/service-kit';
-import { mongoIdempotentHandler } from '@wayfarer/service-kit/mongo';
+  friendshipProjection,
+  startMongoProjections,
+  type MongoProjections,
+} from '@wayfarer/service-kit/mongo';
 import type { ChatStores } from '../store';
 
 /**
@@ -32,51 +32,31 @@ export interface ProjectionOptions {
   maxRetryDelayMs?: number;
 }
 
-export interface Projections {
-  started: Promise<void>;
-  consumers: { users: BackgroundConsumer; friendships: BackgroundConsumer };
-  stop(): Promise<void>;
-}
+export type Projections = MongoProjections<keyof ProjectionOptions['groupIds']>;
 
 /** Starts chat's projections: users (auth events) and friendships (social events). */
 export function startProjections(options: ProjectionOptions): Projections {
-  const { kafka, db, stores, logger, skipHistory, maxRetryDelayMs } = options;
-  const common = { kafka, logger, skipHistory, maxRetryDelayMs };
-
-  const users = mongoIdempotentHandler(db, CONSUMERS.users, async (event) => {
-    await stores.users.apply(event);
-  });
-  const friendships = mongoIdempotentHandler(db, CONSUMERS.friendships, async (event) => {
-    await stores.friendships.apply(event);
-  });
-
-  const consumers = {
-    users: startConsumerInBackground({
-      ...common,
-      groupId: options.groupIds.users,
-      topics: [Topics.authUser],
-      handle: async (event) => {
-        await users(event);
+  const { groupIds, stores, onFriendshipRemoved } = options;
+  return startMongoProjections({
+    ...options,
+    projections: {
+      users: {
+        name: CONSUMERS.users,
+        groupId: groupIds.users,
+        topics: [Topics.authUser],
+        apply: async (event) => {
+          await stores.users.apply(event);
+        },
       },
-    }),
-    friendships: startConsumerInBackground({
-      ...common,
-      groupId: options.groupIds.friendships,
-      topics: [Topics.socialFriendship],
-      handle: async (event) => {
-        await friendships(event);
+      friendships: friendshipProjection(stores.friendships, {
+        name: CONSUMERS.friendships,
+        groupId: groupIds.friendships,
         // also on a redelivery: leaving a room twice is harmless
-        const removed = readEvent(FriendshipRemoved, event);
-        if (removed) await options.onFriendshipRemoved(removed.payload.userIds);
-      },
-    }),
-  };
-  const all = Object.values(consumers);
-  return {
-    started: Promise.all(all.map((c) => c.started)).then(() => undefined),
-    consumers,
-    async stop() {
-      await Promise.allSettled(all.map((c) => c.stop()));
+        after: async (event) => {
+          const removed = readEvent(FriendshipRemoved, event);
+          if (removed) await onFriendshipRemoved(removed.payload.userIds);
+        },
+      }),
     },
-  };
+  });
 }

@@ -23,3 +23,10 @@ export async function initStores(stores: ChatStores): Promise<void> {
   await stores.messages.init();
   await stores.friendships.init();
 }
+
+/** The stores on `db`, prepared (`createStores`, then `initStores`). */
+export async function openStores(db: Db): Promise<ChatStores> {
+  const stores = createStores(db);
+  await initStores(stores);
+  return stores;
+}

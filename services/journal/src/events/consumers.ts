@@ -1,12 +1,12 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { Topics } from '@wayfarer/contracts';
+import type { Logger } from '@wayfarer/service-kit';
 import {
-  startConsumerInBackground,
-  type BackgroundConsumer,
-  type Logger,
-} from '@wayfarer/service-kit';
-import { mongoIdempotentHandler } from '@wayfarer/service-kit/mongo';
+  friendshipProjection,
+  startMongoProjections,
+  type MongoProjections,
+} from '@wayfarer/service-kit/mongo';
 import type { JournalStores } from '../store';
 import { applyTripEvent } from './trips';
 
@@ -37,13 +37,8 @@ export interface ProjectionOptions {
   maxRetryDelayMs?: number;
 }
 
-export interface Projections {
-  /** Resolves once both consumers have joined (useful in tests; main does not wait). */
-  started: Promise<void>;
-  /** The two consumers (their `crashes` count: tests observe a broker outage through it). */
-  consumers: { trips: BackgroundConsumer; friendships: BackgroundConsumer };
-  stop(): Promise<void>;
-}
+/** Both consumers' `crashes` count: tests observe a broker outage through it. */
+export type Projections = MongoProjections<keyof ProjectionOptions['groupIds']>;
 
 /**
  * Starts the two projections journal keeps: destination owners (trips events) and
@@ -53,42 +48,21 @@ export interface Projections {
  * projections already hold.
  */
 export function startProjections(options: ProjectionOptions): Projections {
-  const { kafka, db, stores, logger, skipHistory, maxRetryDelayMs } = options;
-  const log = logger.child({ component: 'projections' });
-  const common = { kafka, logger, skipHistory, maxRetryDelayMs };
-
-  const trips = mongoIdempotentHandler(db, CONSUMERS.trips, (event) =>
-    applyTripEvent(stores, event, log),
-  );
-  const friendships = mongoIdempotentHandler(db, CONSUMERS.friendships, async (event) => {
-    await stores.friendships.apply(event);
-  });
-
-  const consumers = {
-    trips: startConsumerInBackground({
-      ...common,
-      groupId: options.groupIds.trips,
-      topics: [Topics.tripsTrip],
-      handle: async (event) => {
-        await trips(event);
+  const { groupIds, stores } = options;
+  const log = options.logger.child({ component: 'projections' });
+  return startMongoProjections({
+    ...options,
+    projections: {
+      trips: {
+        name: CONSUMERS.trips,
+        groupId: groupIds.trips,
+        topics: [Topics.tripsTrip],
+        apply: (event) => applyTripEvent(stores, event, log),
       },
-    }),
-    friendships: startConsumerInBackground({
-      ...common,
-      groupId: options.groupIds.friendships,
-      topics: [Topics.socialFriendship],
-      handle: async (event) => {
-        await friendships(event);
-      },
-    }),
-  };
-  const all = Object.values(consumers);
-
-  return {
-    started: Promise.all(all.map((c) => c.started)).then(() => undefined),
-    consumers,
-    async stop() {
-      await Promise.allSettled(all.map((c) => c.stop()));
+      friendships: friendshipProjection(stores.friendships, {
+        name: CONSUMERS.friendships,
+        groupId: groupIds.friendships,
+      }),
     },
-  };
+  });
 }

@@ -22,3 +22,10 @@ export function createStores(db: Db): JournalStores {
 export async function initStores(stores: JournalStores): Promise<void> {
   await stores.friendships.init();
 }
+
+/** The stores on `db`, prepared (`createStores`, then `initStores`). */
+export async function openStores(db: Db): Promise<JournalStores> {
+  const stores = createStores(db);
+  await initStores(stores);
+  return stores;
+}

@@ -1,13 +1,8 @@
-import {
-  outboxMigrations,
-  processedEventsMigrations,
-  type Migration,
-} from '@wayfarer/service-kit/pg';
+import { pgServiceMigrations, type Migration } from '@wayfarer/service-kit/pg';
 
 /** social's schema, in order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
-  ...outboxMigrations,
-  ...processedEventsMigrations,
+  ...pgServiceMigrations,
   {
     id: '001_social',
     sql: `
