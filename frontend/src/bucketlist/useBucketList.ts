@@ -1,3 +1,4 @@
+import { useRefreshWhileVisible } from '../components/useRefreshWhileVisible';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { ApiError } from '../api/client';
 import type { PlaceChoice } from '../map/places';
@@ -54,26 +55,15 @@ export function useBucketList() {
   useEffect(() => {
     live.current = true;
     const pending = timers.current;
-    refresh();
-    const tick = window.setInterval(() => {
-      if (document.visibilityState === 'visible') refresh();
-    }, BUCKET_REFRESH_MS);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') refresh();
-    };
-    window.addEventListener('focus', onVisible);
-    document.addEventListener('visibilitychange', onVisible);
     return () => {
       live.current = false;
-      window.clearInterval(tick);
-      window.removeEventListener('focus', onVisible);
-      document.removeEventListener('visibilitychange', onVisible);
       refreshing.current?.abort();
       refreshing.current = null;
       pending.forEach((t) => window.clearTimeout(t));
       pending.clear();
     };
-  }, [refresh]);
+  }, []);
+  useRefreshWhileVisible(refresh, BUCKET_REFRESH_MS);
 
   const choose = useCallback((place: PlaceChoice | null) => {
     dispatch({

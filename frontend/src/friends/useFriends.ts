@@ -1,3 +1,4 @@
+import { useRefreshWhileVisible } from '../components/useRefreshWhileVisible';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { ApiError } from '../api/client';
 import {
@@ -58,24 +59,13 @@ export function useFriends() {
 
   useEffect(() => {
     live.current = true;
-    refresh();
-    const tick = window.setInterval(() => {
-      if (document.visibilityState === 'visible') refresh();
-    }, FRIENDS_REFRESH_MS);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') refresh();
-    };
-    window.addEventListener('focus', onVisible);
-    document.addEventListener('visibilitychange', onVisible);
     return () => {
       live.current = false;
-      window.clearInterval(tick);
-      window.removeEventListener('focus', onVisible);
-      document.removeEventListener('visibilitychange', onVisible);
       refreshing.current?.abort();
       refreshing.current = null;
     };
-  }, [refresh]);
+  }, []);
+  useRefreshWhileVisible(refresh, FRIENDS_REFRESH_MS);
 
   const respond = useCallback((id: string, choice: 'accept' | 'decline') => {
     const entry = stateRef.current.requests.find((e) => e.request._id === id);
