@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { vi } from 'vitest';
 import type { Topic } from '@wayfarer/contracts';
-import { testKafka, uniqueSuffix } from '@wayfarer/test-kit';
+import { readTopicToEnd as readAll, testKafka, uniqueSuffix } from '@wayfarer/test-kit';
 
 /** The topic the kit's own consumer tests share (no service produces or consumes it). */
 export const KIT_TEST_TOPIC = 'test.service-kit.v1' as Topic;
@@ -64,46 +64,12 @@ export async function dropTopics(topics: readonly string[]): Promise<void> {
 
 /**
  * Every message of `topic` as it stands now (from the beginning up to each partition's current
- * end offset), parsed as JSON: a log to count duplicates in. Call it after the producers have
- * stopped.
+ * end offset), parsed as JSON, warm-up messages left out: a log to count duplicates in. Call it
+ * after the producers have stopped.
  */
 export async function readTopicToEnd<T>(topic: string): Promise<T[]> {
-  const kafka = testKafka();
-  const admin = kafka.admin();
-  await admin.connect();
-  const offsets = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
-  const ends = new Map(
-    offsets.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high)]),
-  );
-  const read = new Map<number, number>(); // partition -> next offset read
-  const messages: T[] = [];
-  if (ends.size === 0) return messages;
-  const consumer = kafka.consumer({ groupId: `test-${uniqueSuffix()}`, maxWaitTimeInMs: 100 });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ partition, message }) => {
-        const offset = Number(message.offset);
-        if (offset >= (ends.get(partition) ?? 0)) return;
-        if (message.value && message.key?.toString() !== WARM_UP_KEY) {
-          messages.push(JSON.parse(message.value.toString()) as T);
-        }
-        read.set(partition, offset + 1);
-      },
-    });
-    await vi.waitFor(
-      () => {
-        for (const [partition, end] of ends) {
-          if ((read.get(partition) ?? 0) < end) throw new Error(`partition ${partition} not read`);
-        }
-      },
-      { timeout: 20_000, interval: 50 },
-    );
-  } finally {
-    await consumer.disconnect();
-  }
-  return messages;
+  const messages = await readAll(topic);
+  return messages.filter((m) => m.key !== WARM_UP_KEY).map((m) => m.json as T);
 }
 
 /** How many times each value occurs. */

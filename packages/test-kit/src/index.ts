@@ -5,3 +5,4 @@ export * from './forms';
 export * from './service-env';
 export * from './identity';
 export { infraEnv } from './containers';
+export * from './topic';

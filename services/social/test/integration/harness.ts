@@ -20,6 +20,7 @@ import {
   dropConsumerGroups,
   dropDatabase,
   freshDatabase,
+  readTopicToEnd,
   testKafka,
   testServiceEnv,
   throughGateway,
@@ -221,60 +222,22 @@ export function outboxDrained(h: Harness): Promise<void> {
 }
 
 /**
- * The social events about `userIds` on the topic as it stands now (read from the beginning up
- * to each partition's end), one per event id: the relay sends at least once, so a Kafka
- * redelivery of the same envelope is one event. Call after `outboxDrained`.
+ * The social events about `userIds` on the topic as it stands now, one per event id: the relay
+ * sends at least once, so a Kafka redelivery of the same envelope is one event. Other services'
+ * tests publish junk on this topic too (skipped-payload tests): it is not JSON, or concerns
+ * nobody here. Call after `outboxDrained`.
  */
 export async function publishedEvents(userIds: readonly string[]): Promise<EventEnvelope[]> {
-  const kafka = testKafka();
-  const admin = kafka.admin();
-  await admin.connect();
-  const offsets = await admin
-    .fetchTopicOffsets(Topics.socialFriendship)
-    .finally(() => admin.disconnect());
-  const ends = new Map(
-    offsets.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high)]),
-  );
-  const byId = new Map<string, EventEnvelope>();
-  if (ends.size === 0) return [];
-  const read = new Map<number, number>();
-  const parse = (value: Buffer | null): EventEnvelope | null => {
-    try {
-      return value ? (JSON.parse(value.toString()) as EventEnvelope) : null;
-    } catch {
-      return null;
-    }
-  };
   const concerns = (payload: unknown): boolean => {
     if (typeof payload !== 'object' || payload === null) return false;
     const p = payload as { userIds?: unknown; fromUserId?: string; toUserId?: string };
     if (Array.isArray(p.userIds)) return p.userIds.some((id) => userIds.includes(id as string));
     return [p.fromUserId, p.toUserId].some((id) => id !== undefined && userIds.includes(id));
   };
-  const consumer = kafka.consumer({ groupId: `test-${uniqueSuffix()}`, maxWaitTimeInMs: 100 });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic: Topics.socialFriendship, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ partition, message }) => {
-        const offset = Number(message.offset);
-        if (offset >= (ends.get(partition) ?? 0)) return;
-        // other services' tests publish junk on this topic too (skipped-payload tests)
-        const event = parse(message.value);
-        if (event && concerns(event.payload)) byId.set(event.id, event);
-        read.set(partition, offset + 1);
-      },
-    });
-    await vi.waitFor(
-      () => {
-        for (const [partition, end] of ends) {
-          if ((read.get(partition) ?? 0) < end) throw new Error(`partition ${partition} not read`);
-        }
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-  } finally {
-    await consumer.disconnect();
+  const byId = new Map<string, EventEnvelope>();
+  for (const { json } of await readTopicToEnd(Topics.socialFriendship)) {
+    const event = json as EventEnvelope | null;
+    if (event && concerns(event.payload)) byId.set(event.id, event);
   }
   return [...byId.values()];
 }
