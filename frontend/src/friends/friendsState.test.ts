@@ -27,7 +27,6 @@ const dest = (id: string, lat = 10, lng = 20) => ({
   startDate: '2025-01-01',
   endDate: '2025-01-02',
   photos: [`/api/photos/t/${id}.jpg`],
-  story: '',
 });
 
 const trip = (id: string, destinations: ReturnType<typeof dest>[]) => ({

@@ -43,8 +43,12 @@ export const SocialLimits = {
   searchQueryMax: 100,
   /** At most this many users in one search answer (best matches first: by name). */
   searchResultsMax: 20,
-  /** `GET /api/friends`: friends per page when `limit` is not given. */
-  friendsPageDefault: 10,
+  /**
+   * `GET /api/friends`: friends per page when `limit` is not given. Five friends with 20 trips
+   * of 5 destinations each are about 80 KB: the first page stays within 3x of a primary-key
+   * read (issue 11's budget, bench/social/friends.bench.ts); the screen reads the rest behind it.
+   */
+  friendsPageDefault: 5,
   /** `GET /api/friends?limit=`: the largest page asked for (more answers 400). */
   friendsPageMax: 50,
 } as const;
@@ -75,10 +79,11 @@ export const SocialMessages = {
 
 /**
  * A destination of a friend's trip, as `GET /api/friends` answers it (spec: Destination, with
- * `_id`): what the friends list and the map pins need, like trips' `TripSummary`. `story` is the
- * story's preview (100 characters then `...`) and `photos` holds at most the first photo (the
- * pin's thumbnail, a plain `/api/photos/<trip>/<photo>` URL, which trips serves to the owner's
- * friends). When the friend info window opens it reads every photo from
+ * `_id`): what the friends list and the map pins need, like trips' `TripSummary`. `photos` holds
+ * at most the first photo (the pin's thumbnail, a plain `/api/photos/<trip>/<photo>` URL, which
+ * trips serves to the owner's friends). No `story` here: the list would carry a preview of every
+ * destination of every friend that no screen shows (about a third of the bytes, issue 11's
+ * budget). When the friend info window opens it reads every photo and the story's preview from
  * `GET /api/friends/{friendId}/destinations/{destinationId}` (`FriendDestinationDetail`) and the
  * full story from `GET /api/journal/{destinationId}`, read-only.
  */
@@ -90,16 +95,19 @@ export const FriendDestination = z.object({
   startDate: z.string(),
   endDate: z.string(),
   photos: z.array(z.string()).max(1),
-  story: z.string(),
 });
 export type FriendDestination = z.infer<typeof FriendDestination>;
 
 /**
  * `GET /api/friends/{friendId}/destinations/{destinationId}`: one destination of a current
- * friend's trip with every photo URL (`story` is still the preview: the full text is the
- * journal's). `404` when the two are not friends or the friend has no such destination.
+ * friend's trip with every photo URL and `story`, the story's preview (100 characters then
+ * `...`; the full text is the journal's). `404` when the two are not friends or the friend has
+ * no such destination.
  */
-export const FriendDestinationDetail = FriendDestination.extend({ photos: z.array(z.string()) });
+export const FriendDestinationDetail = FriendDestination.extend({
+  photos: z.array(z.string()),
+  story: z.string(),
+});
 export type FriendDestinationDetail = z.infer<typeof FriendDestinationDetail>;
 
 export const FriendTrip = z.object({

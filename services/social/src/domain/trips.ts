@@ -52,10 +52,13 @@ export function friendTrip(payload: TripCreatedPayload): {
   return { doc, summary: summariseTrip(doc) };
 }
 
-/** The list's trip: each destination with at most its first photo. */
+/** The list's trip: each destination with at most its first photo and no story. */
 export function summariseTrip(doc: FriendTripDoc): FriendTrip {
   return {
     ...doc,
-    destinations: doc.destinations.map((d) => ({ ...d, photos: d.photos.slice(0, 1) })),
+    destinations: doc.destinations.map(({ story: _story, ...d }) => ({
+      ...d,
+      photos: d.photos.slice(0, 1),
+    })),
   };
 }

@@ -75,4 +75,20 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE trips ADD CONSTRAINT trips_summary CHECK (deleted OR summary IS NOT NULL);
     `,
   },
+  {
+    id: '003_trip_summary_without_story',
+    sql: `
+      -- the list's destinations no longer carry the story's preview (contracts' FriendDestination):
+      -- it is read with the destination's photos when a pin opens
+      UPDATE trips t
+         SET summary = json_build_object(
+               '_id', t.summary->'_id', 'name', t.summary->'name',
+               'startDate', t.summary->'startDate', 'endDate', t.summary->'endDate',
+               'destinations', coalesce(
+                 (SELECT json_agg((d::jsonb - 'story')::json ORDER BY n)
+                    FROM json_array_elements(t.summary->'destinations') WITH ORDINALITY AS x(d, n)),
+                 '[]'::json))
+       WHERE t.summary IS NOT NULL;
+    `,
+  },
 ];

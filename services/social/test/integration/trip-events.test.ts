@@ -66,9 +66,8 @@ describe("a friend's trips in /api/friends", () => {
               ...ROME,
               startDate: '2026-05-01',
               endDate: '2026-05-03',
-              // the list names only the first photo (the pin's thumbnail)
+              // the list names only the first photo (the pin's thumbnail), and no story
               photos: ['/api/photos/t/p1'],
-              story: 'We walked...',
             },
             expect.objectContaining({ _id: payload.destinations[1]!.id, ...LIMA, photos: [] }),
           ],
