@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/api';
-import { artifacts, baseUrl, launchBrowser, newPage } from '../support/browser';
+import { artifacts, baseUrl, launchBrowser, newPage, screenshot } from '../support/browser';
 
 /**
  * The landing page /home (issue 13) against the real stack: the gateway serves the built
@@ -216,6 +216,7 @@ describe('the landing page /home', () => {
     expect(await bar(page).getByRole('link', { name: 'Log In' }).count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/home');
     expect(await page.locator('section[data-feature]').count()).toBe(6);
+    await screenshot(page, 'home-signed-in-1440');
 
     await open.click();
     await page.waitForURL('**/trips');
