@@ -1,0 +1,109 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser)
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** The CSS viewport every clip is filmed at: the product's desktop layout (from 1024 px). */
+export const VIEWPORT = { width: 1200, height: 750 };
+
+/** Debian's Chromium, headless, with the flags this network needs (as e2e/support/browser.ts). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--hide-scrollbars',
+    ],
+  });
+}
+
+export interface SignedIn {
+  id: string;
+  name: string;
+  cookie: { name: string; value: string };
+}
+
+/** Logs in through the public API (the same call the login form makes). */
+export async function logIn(baseUrl: string, email: string, password: string): Promise<SignedIn> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`log in ${email}: ${res.status} ${await res.text()}`);
+  const { user } = (await res.json()) as { user: { id: string; name: string } };
+  return { id: user.id, name: user.name, cookie: cookieOf(res) };
+}
+
+export function cookieOf(res: Response): { name: string; value: string } {
+  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
+  if (!raw) throw new Error('no session cookie in the answer');
+  const pair = raw.split(';', 1)[0]!;
+  const eq = pair.indexOf('=');
+  return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
+}
+
+/** `fetch` on the gateway as `who`. */
+export function api(
+  baseUrl: string,
+  who: SignedIn,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('cookie', `${who.cookie.name}=${who.cookie.value}`);
+  return fetch(`${baseUrl}${path}`, { ...init, headers });
+}
+
+/** A browser context signed in as `who`, as a login leaves it (cookie + user id in storage). */
+export async function openAs(
+  browser: Browser,
+  baseUrl: string,
+  who: SignedIn,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: VIEWPORT,
+    deviceScaleFactor: 1,
+    reducedMotion: 'no-preference',
+  });
+  await context.addCookies([{ ...who.cookie, url: baseUrl }]);
+  await context.addInitScript((id) => localStorage.setItem('userId', id), who.id);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
+  return { context, page };
+}
+
+/** The keyless map has loaded and its camera is idle (no move in progress, last frame drawn). */
+export async function mapIdle(page: Page): Promise<void> {
+  await page
+    .locator('.keyless-map[data-ready="true"][data-camera="idle"]')
+    .waitFor({ timeout: 30_000 });
+}
+
+/** Every finite CSS animation and transition has finished (endless ones are left out). */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
+
+/** Every image on the page that has a source has loaded (photos, avatars, thumbnails). */
+export async function imagesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    Array.from(document.images).every((img) => !img.currentSrc || img.complete),
+  );
+}
+
+/** A pause between two user actions: pacing for the viewer, not a wait for state. */
+export function beat(page: Page, ms: number): Promise<void> {
+  return page.waitForTimeout(ms);
+}
