@@ -12,6 +12,8 @@ export interface Footage {
   width: number;
   height: number;
   seconds: number;
+  /** The frame on screen when the scene marked its poster moment, if it did. */
+  posterFrame?: number;
 }
 
 interface ScreencastFrame {
@@ -32,6 +34,7 @@ export class Camera {
   /** Local clock (ms) when the last frame arrived, and the browser's stamp of it (s). */
   private lastArrival = 0;
   private stopAt = 0;
+  private posterFrame?: number;
 
   constructor(
     private readonly page: Page,
@@ -62,6 +65,11 @@ export class Camera {
     }
   }
 
+  /** Marks the frame on screen now as the poster (a settled, representative moment). */
+  markPoster(): void {
+    this.posterFrame = this.frames.length - 1;
+  }
+
   /** Stops filming; the last frame lasts until now. */
   async stop(): Promise<Footage> {
     this.stopAt = performance.now();
@@ -75,6 +83,12 @@ export class Camera {
       seconds: i + 1 < frames.length ? Math.max(0, frames[i + 1]!.at - f.at) : tail,
     }));
     const seconds = out.reduce((s, f) => s + f.seconds, 0);
-    return { frames: out, width: this.size.width, height: this.size.height, seconds };
+    return {
+      frames: out,
+      width: this.size.width,
+      height: this.size.height,
+      seconds,
+      posterFrame: this.posterFrame,
+    };
   }
 }

@@ -14,7 +14,10 @@ export const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 export const FPS = 12;
 
 export interface EncodeOptions {
-  /** Seconds into the footage for the poster (a representative, settled frame). */
+  /**
+   * Seconds into the footage for the poster when the scene marked none (a representative,
+   * settled frame); negative: seconds before its end.
+   */
   posterAt: number;
   /** VP9 and H.264 constant-quality levels (higher: smaller and softer). */
   vp9Crf?: number;
@@ -55,13 +58,15 @@ export async function encode(
     const lines: string[] = ['ffconcat version 1.0'];
     let t = 0;
     let poster = 0;
+    const posterAt = options.posterAt < 0 ? footage.seconds + options.posterAt : options.posterAt;
     for (const [i, frame] of footage.frames.entries()) {
       const name = `f${String(i).padStart(5, '0')}.jpg`;
       await writeFile(join(work, name), frame.jpeg);
       lines.push(`file ${name}`, `duration ${frame.seconds.toFixed(4)}`);
-      if (t <= options.posterAt) poster = i;
+      if (footage.posterFrame === undefined && t <= posterAt) poster = i;
       t += frame.seconds;
     }
+    if (footage.posterFrame !== undefined) poster = footage.posterFrame;
     // the concat demuxer drops the last duration unless the last file is listed once more
     lines.push(`file f${String(footage.frames.length - 1).padStart(5, '0')}.jpg`);
     const list = join(work, 'frames.ffconcat');

@@ -17,8 +17,11 @@ export interface SceneContext {
    * /tmp/clip-failures when the scene fails).
    */
   open(who: SignedIn): Promise<{ context: BrowserContext; page: Page }>;
-  /** Films `page` while `action` runs (the set-up before it is not in the clip). */
-  film(page: Page, action: () => Promise<void>): Promise<Footage>;
+  /**
+   * Films `page` while `action` runs (the set-up before it is not in the clip); `action` may
+   * call `poster()` at a settled moment to make the frame on screen the poster.
+   */
+  film(page: Page, action: (poster: () => void) => Promise<void>): Promise<Footage>;
 }
 
 /** One landing-page clip: what it shows, and how to film it from the running product. */
@@ -26,7 +29,10 @@ export interface Scene {
   slug: string;
   /** What the clip shows (the landing page's caption topic). */
   title: string;
-  /** Seconds into the clip of the poster frame (a settled, representative moment). */
+  /**
+   * Seconds into the clip of the poster frame when the scene marks none with `poster()` (a
+   * settled, representative moment; negative: before its end).
+   */
   posterAt: number;
   /** Quality overrides for a busy clip (see encode.ts for the defaults). */
   vp9Crf?: number;
@@ -34,11 +40,14 @@ export interface Scene {
   film(ctx: SceneContext): Promise<Footage>;
 }
 
-export async function filmPage(page: Page, action: () => Promise<void>): Promise<Footage> {
+export async function filmPage(
+  page: Page,
+  action: (poster: () => void) => Promise<void>,
+): Promise<Footage> {
   const camera = new Camera(page, CLIP_SIZE);
   await camera.start();
   try {
-    await action();
+    await action(() => camera.markPoster());
   } catch (err) {
     await camera.stop().catch(() => {});
     throw err;

@@ -37,7 +37,7 @@ async function freshTraveller(baseUrl: string): Promise<SignedIn> {
 export const bucketList: Scene = {
   slug: 'bucket-list',
   title: 'The bucket list',
-  posterAt: 9,
+  posterAt: -0.5,
   async film({ baseUrl, open, film }) {
     const { page } = await open(await freshTraveller(baseUrl));
     await page.goto('/bucketlist');
@@ -50,32 +50,32 @@ export const bucketList: Scene = {
     const search = page.getByRole('combobox', { name: 'Search for a place' });
     const place = `${NEW_PLACE.query}, ${NEW_PLACE.country}`;
     return film(page, async () => {
-      await beat(page, 1000);
+      await beat(page, 400);
       await search.click();
-      await search.pressSequentially(NEW_PLACE.query, { delay: 90 });
+      await search.pressSequentially(NEW_PLACE.query, { delay: 70 });
       const option = page
         .getByRole('option')
         .filter({ hasText: NEW_PLACE.query })
         .filter({ hasText: NEW_PLACE.country })
         .first();
       await option.waitFor();
-      await beat(page, 600);
+      await beat(page, 400);
       await option.click();
       await beat(page, 400);
       await page.getByRole('button', { name: 'Add', exact: true }).click();
       await list.getByText(place).waitFor();
       await cameraSettled(page);
-      await beat(page, 900);
+      await beat(page, 600);
       await zoomToPin(page, place);
       await pin(page, place).click();
       const itinerary = infoWindow(page).getByRole('region', { name: 'Itinerary' });
       await itinerary.waitFor();
       await cameraSettled(page);
       await animationsDone(page);
-      await beat(page, 600);
+      await beat(page, 400);
       const input = itinerary.getByRole('textbox', { name: 'New itinerary item' });
       for (const plan of PLANS) {
-        await input.pressSequentially(plan, { delay: 45 });
+        await input.pressSequentially(plan, { delay: 35 });
         await input.press('Enter');
         await itinerary.locator('.itinerary-text', { hasText: plan }).waitFor();
         await beat(page, 400);
@@ -83,7 +83,7 @@ export const bucketList: Scene = {
       await itinerary.getByRole('button', { name: 'Save itinerary' }).click();
       await itinerary.getByText('Saved Successfully!').waitFor();
       await animationsDone(page);
-      await beat(page, 1800);
+      await beat(page, 1400);
     });
   },
 };

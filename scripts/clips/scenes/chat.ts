@@ -36,7 +36,7 @@ async function say(page: Page, text: string, delay = 0) {
 export const chat: Scene = {
   slug: 'chat',
   title: 'Chatting to plan together',
-  posterAt: 9,
+  posterAt: -0.3,
   async film({ baseUrl, open, film }) {
     // a fresh pair each run: the live lines are never a repeat of the last run's
     const maya = await cloneDemoUser(baseUrl, 'maya');
@@ -54,20 +54,23 @@ export const chat: Scene = {
     await imagesLoaded(m.page);
     await animationsDone(m.page);
     await box(m.page).click();
+    // the whole panel in view, its input too
+    await m.page.getByRole('button', { name: 'Send' }).scrollIntoViewIfNeeded();
+    await animationsDone(m.page);
     return film(m.page, async () => {
-      await beat(m.page, 1000);
+      await beat(m.page, 700);
       for (const [who, text] of LIVE) {
         if (who === 'maya') {
-          await say(m.page, text, 45);
+          await say(m.page, text, 35);
         } else {
           // Theo types in his own window; a moment later it is on Maya's screen
           await say(t.page, text);
           await m.page.locator('.chat-messages > li.is-theirs', { hasText: text }).waitFor();
         }
         await animationsDone(m.page);
-        await beat(m.page, who === 'theo' ? 1400 : 900);
+        await beat(m.page, who === 'theo' ? 1100 : 700);
       }
-      await beat(m.page, 1200);
+      await beat(m.page, 800);
     });
   },
 };

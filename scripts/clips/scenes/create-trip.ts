@@ -23,7 +23,7 @@ async function deleteClipTrips(baseUrl: string, who: SignedIn) {
 }
 
 /** Types like a person, a little faster than one. */
-async function type(page: Page, label: string, text: string, delay = 55) {
+async function type(page: Page, label: string, text: string, delay = 40) {
   const field = page.getByLabel(label, { exact: true });
   await field.click();
   await field.pressSequentially(text, { delay });
@@ -33,7 +33,7 @@ async function type(page: Page, label: string, text: string, delay = 55) {
 export const createTrip: Scene = {
   slug: 'create-trip',
   title: 'Creating trips',
-  posterAt: 8,
+  posterAt: -0.5,
   async film({ baseUrl, demo, open, film }) {
     await deleteClipTrips(baseUrl, demo.maya);
     const photo = await landscapeJpeg(
@@ -53,32 +53,32 @@ export const createTrip: Scene = {
       await mapIdle(page);
       await animationsDone(page);
       return await film(page, async () => {
-        await beat(page, 700);
+        await beat(page, 400);
         await type(page, 'Trip name', TRIP.name);
         await page.getByLabel('Start date', { exact: true }).fill(TRIP.start);
         await page.getByLabel('End date', { exact: true }).fill(TRIP.end);
-        await beat(page, 300);
+        await beat(page, 200);
         const place = page.getByRole('combobox', { name: 'Destination' });
         await place.click();
-        await place.pressSequentially(TRIP.place, { delay: 80 });
+        await place.pressSequentially(TRIP.place, { delay: 70 });
         const option = page.getByRole('option').filter({ hasText: TRIP.place }).first();
         await option.waitFor();
-        await beat(page, 500);
+        await beat(page, 300);
         await option.click();
         await page.getByLabel('From', { exact: true }).fill(TRIP.start);
         await page.getByLabel('To', { exact: true }).fill(TRIP.end);
-        await type(page, 'Story', TRIP.story, 30);
+        await type(page, 'Story', TRIP.story, 20);
         await page
           .locator('input[type="file"]')
           .setInputFiles({ name: 'old-town.jpg', mimeType: 'image/jpeg', buffer: photo });
         await page.getByRole('img', { name: 'old-town.jpg' }).waitFor();
         await imagesLoaded(page);
-        await beat(page, 500);
+        await beat(page, 300);
         await page.getByRole('button', { name: 'Add destination' }).click();
         await page.locator('.draft-item').first().waitFor();
         await cameraSettled(page);
         await animationsDone(page);
-        await beat(page, 900);
+        await beat(page, 600);
         await page.getByRole('button', { name: 'Save trip' }).click();
         await page.waitForURL('**/trip/*', { timeout: 30_000 });
         await page.getByRole('heading', { name: TRIP.name }).waitFor();
@@ -86,7 +86,7 @@ export const createTrip: Scene = {
         await imagesLoaded(page);
         await cameraSettled(page);
         await animationsDone(page);
-        await beat(page, 2000);
+        await beat(page, 1500);
       });
     } finally {
       await deleteClipTrips(baseUrl, demo.maya);

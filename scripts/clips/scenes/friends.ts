@@ -35,17 +35,19 @@ export const friends: Scene = {
     await mapIdle(page);
     await imagesLoaded(page);
     await animationsDone(page);
-    return film(page, async () => {
-      await beat(page, 1500);
+    return film(page, async (poster) => {
+      await beat(page, 900);
       await showPlace(page, 'Marrakesh, Morocco');
-      await beat(page, 1500);
+      await beat(page, 300);
+      poster();
+      await beat(page, 800);
       await infoWindow(page).getByRole('button', { name: 'Next photo' }).click();
       await imagesLoaded(page);
-      await beat(page, 1300);
+      await beat(page, 1000);
       await infoWindow(page).getByRole('button', { name: 'Close' }).click();
       await infoWindow(page).waitFor({ state: 'detached' });
       await showPlace(page, 'Santorini, Greece');
-      await beat(page, 2200);
+      await beat(page, 1600);
     });
   },
 };

@@ -5,7 +5,7 @@ import { cameraSettled, infoWindow, pin, zoomToPin, type Scene } from '../scene'
 export const map: Scene = {
   slug: 'map',
   title: 'Interactive map of journeys',
-  posterAt: 5.5,
+  posterAt: 4.5,
   async film({ open, demo, film }) {
     const { page } = await open(demo.maya);
     await page.goto('/trips');
@@ -13,18 +13,21 @@ export const map: Scene = {
     await mapIdle(page);
     await imagesLoaded(page);
     await animationsDone(page);
-    return film(page, async () => {
-      await beat(page, 1200);
+    return film(page, async (poster) => {
+      await beat(page, 800);
       // the Norwegian cluster: clicks zoom the map in until its pins part
       await zoomToPin(page, 'Flåm');
-      await beat(page, 700);
+      await beat(page, 200);
       await pin(page, 'Flåm').click();
       const window = infoWindow(page);
       await window.getByRole('heading', { name: 'Flåm, Norway' }).waitFor();
       await window.locator('.carousel-photo').waitFor();
+      await window.locator('.journal-text').waitFor();
       await imagesLoaded(page);
       await animationsDone(page);
-      await beat(page, 1800);
+      await beat(page, 300);
+      poster();
+      await beat(page, 1100);
       await window.getByRole('button', { name: 'Close' }).click();
       await window.waitFor({ state: 'detached' });
       // out again, and over to Kyoto
@@ -32,15 +35,16 @@ export const map: Scene = {
         await page.getByRole('button', { name: 'Zoom out' }).click();
         await cameraSettled(page);
       }
-      await beat(page, 400);
+      await beat(page, 200);
       await zoomToPin(page, 'Kyoto');
       await pin(page, 'Kyoto').click();
       await infoWindow(page).getByRole('heading', { name: 'Kyoto, Japan' }).waitFor();
       await infoWindow(page).locator('.carousel-photo').waitFor();
+      await infoWindow(page).locator('.journal-text').waitFor();
       await imagesLoaded(page);
       await cameraSettled(page);
       await animationsDone(page);
-      await beat(page, 1800);
+      await beat(page, 1400);
     });
   },
 };

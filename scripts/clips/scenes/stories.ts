@@ -8,7 +8,7 @@ import { cameraSettled, infoWindow, pin, zoomToPin, type Scene } from '../scene'
 async function openDestination(page: Page, name: string) {
   await page.locator('.destination-item').filter({ hasText: name }).click();
   await cameraSettled(page);
-  await beat(page, 400);
+  await beat(page, 300);
   const heading = infoWindow(page).getByRole('heading', { name });
   if ((await heading.count()) === 0) {
     await zoomToPin(page, name);
@@ -44,7 +44,7 @@ async function scrollWindow(page: Page, px: number) {
 export const stories: Scene = {
   slug: 'stories',
   title: 'Stories and photos on destinations',
-  posterAt: 2.5,
+  posterAt: 0.8,
   async film({ open, demo, film }) {
     const { page } = await open(demo.maya);
     await page.goto('/trips');
@@ -54,17 +54,17 @@ export const stories: Scene = {
     await mapIdle(page);
     await openDestination(page, 'Bergen, Norway');
     return film(page, async () => {
-      await beat(page, 1500);
+      await beat(page, 1000);
       await nextPhoto(page);
-      await beat(page, 1500);
+      await beat(page, 1000);
       await scrollWindow(page, 260);
-      await beat(page, 2000);
+      await beat(page, 1400);
       await infoWindow(page).getByRole('button', { name: 'Close' }).click();
       await infoWindow(page).waitFor({ state: 'detached' });
       await openDestination(page, 'Flåm, Norway');
-      await beat(page, 1500);
+      await beat(page, 1000);
       await nextPhoto(page);
-      await beat(page, 1800);
+      await beat(page, 1300);
     });
   },
 };
