@@ -3,12 +3,15 @@ import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
+import type { FriendsPages } from './store/friends-pages';
 import type { SocialStore } from './store/social';
 
 export interface SocialDeps {
   logger: Logger;
   pool: Pool;
   store: SocialStore;
+  /** `GET /api/friends`'s pages (cached, the store's query underneath). */
+  friendsPages: FriendsPages;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
@@ -19,6 +22,7 @@ export interface SocialDeps {
 export interface SocialContext {
   app: FastifyInstance;
   store: SocialStore;
+  friendsPages: FriendsPages;
   relay?: Pick<OutboxRelay, 'kick'>;
 }
 
@@ -34,7 +38,12 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
     // ids longer than the router's default 100 get our 404 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
-  const ctx: SocialContext = { app, store: deps.store, relay: deps.relay };
+  const ctx: SocialContext = {
+    app,
+    store: deps.store,
+    friendsPages: deps.friendsPages,
+    relay: deps.relay,
+  };
   friendRoutes(ctx);
   searchRoutes(ctx);
   return app;

@@ -9,5 +9,14 @@ export const SocialEnv = z.object({
   ...pgEnv,
   ...kafkaEnv,
   ...identityProofEnv,
+  /**
+   * Bound of the in-memory cache of `GET /api/friends` pages (bodies and bookkeeping), bytes;
+   * 0 turns the cache (and its LISTEN connection) off.
+   */
+  FRIENDS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
 });
 export type SocialEnv = z.infer<typeof SocialEnv>;

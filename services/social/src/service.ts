@@ -1,9 +1,11 @@
 import { composeService, groupIds } from '@wayfarer/service-kit';
-import { openPgService } from '@wayfarer/service-kit/pg';
+import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { SocialEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
+import { FriendsCache } from './store/friends-cache';
+import { FRIENDS_CHANGED_CHANNEL, FriendsPages } from './store/friends-pages';
 import { migrations } from './store/migrations';
 import { SocialStore } from './store/social';
 
@@ -12,9 +14,10 @@ export type SocialServiceOptions = Pick<ConsumersOptions, 'skipHistory' | 'maxRe
 
 /**
  * social's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, the outbox relay, the users and trips consumers, the app). `main.ts`
- * listens with it; the integration tests boot it with a test env. `close()` closes the app,
- * the consumers, the relay, then the pool.
+ * migrations applied, the outbox relay, the friends cache with its LISTEN connection, the users
+ * and trips consumers, the app). `main.ts` listens with it; the integration tests boot it with
+ * a test env. `close()` closes the app, the consumers, the LISTEN connection, the relay, then
+ * the pool.
  */
 export async function createService(env: SocialEnv, options: SocialServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -25,7 +28,27 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
       topics: PUBLISHED_TOPICS,
       onClose,
     });
-    const store = new SocialStore(pool);
+    // GET /api/friends's pages, kept exact by PostgreSQL's notifications of every change
+    // (migration 004) heard on a connection of their own; while it is lost, no cache
+    const friendsCache =
+      env.FRIENDS_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FRIENDS_CACHE_MAX_BYTES) : null;
+    const friendsListener = friendsCache
+      ? listenPg({
+          connectionString: env.DATABASE_URL,
+          channel: FRIENDS_CHANGED_CHANNEL,
+          applicationName: 'social friends cache',
+          logger,
+          onNotify: (userId) => friendsCache.notify(userId),
+          onListening: () => friendsCache.listening(),
+          onReset: () => friendsCache.reset(),
+        })
+      : null;
+    if (friendsListener) onClose(() => friendsListener.close());
+    // a friendship changed through this instance drops the pages at once (read your writes)
+    const store = new SocialStore(pool, (userIds) => {
+      for (const id of userIds) friendsCache?.notify(id);
+    });
+    const friendsPages = new FriendsPages(store, friendsCache);
 
     const consumers = startConsumers({
       kafka,
@@ -37,8 +60,8 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     onClose(() => consumers.users.stop());
     onClose(() => consumers.trips.stop());
 
-    const app = buildApp({ logger, pool, store, identityProofSecret, relay });
-    return { app, logger, pool, store, relay, consumers };
+    const app = buildApp({ logger, pool, store, friendsPages, identityProofSecret, relay });
+    return { app, logger, pool, store, friendsPages, friendsListener, relay, consumers };
   });
 }
 

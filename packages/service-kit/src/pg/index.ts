@@ -3,3 +3,4 @@ export * from './migrate';
 export * from './outbox';
 export * from './idempotent';
 export * from './service';
+export * from './listen';

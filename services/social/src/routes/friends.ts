@@ -38,8 +38,9 @@ export function friendRoutes(ctx: SocialContext): void {
   const { app, store } = ctx;
 
   /**
-   * One page of the caller's friends with their trips: one query, sent as PostgreSQL wrote it;
-   * the next page's cursor in the `x-next-cursor` header while more follow.
+   * One page of the caller's friends with their trips: from the friends cache, else one query
+   * (sent as PostgreSQL wrote it); the next page's cursor in the `x-next-cursor` header while
+   * more follow.
    */
   app.get('/api/friends', async (request, reply) => {
     const userId = requireUserId(request);
@@ -49,7 +50,7 @@ export function friendRoutes(ctx: SocialContext): void {
       afterId = decodeFriendsCursor(cursor);
       if (afterId === null) throw badRequest(SocialMessages.badFriendsCursor);
     }
-    const page = await store.friendsPageJson(userId, afterId, limit);
+    const page = await ctx.friendsPages.page(userId, afterId, limit);
     if (page.last !== null)
       reply.header(FRIENDS_NEXT_CURSOR_HEADER, encodeFriendsCursor(page.last));
     return reply.type('application/json; charset=utf-8').send(page.body);

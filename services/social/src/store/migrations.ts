@@ -91,4 +91,51 @@ export const migrations: readonly Migration[] = [
        WHERE t.summary IS NOT NULL;
     `,
   },
+  {
+    id: '004_friends_changed_notify',
+    sql: `
+      -- the friends cache (store/friends-cache.ts) hears of every change that may alter a page
+      -- of GET /api/friends: each row written names a user on channel social_friends_changed,
+      -- delivered at commit, identical ones of a transaction folded into one. A users row is a
+      -- friend's name and picture, a trips row a friend's trip (its owner), a friendships row
+      -- the friends of its user_id (both rows of a pair exist, so both sides are named).
+      -- Whatever writes (consumers, routes, SQL by hand), the cache hears of it.
+      CREATE FUNCTION social_user_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('social_friends_changed', OLD.id); END IF;
+        IF TG_OP <> 'DELETE' THEN PERFORM pg_notify('social_friends_changed', NEW.id); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION social_trip_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('social_friends_changed', OLD.owner_id); END IF;
+        IF TG_OP <> 'DELETE' THEN PERFORM pg_notify('social_friends_changed', NEW.owner_id); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION social_friendship_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('social_friends_changed', OLD.user_id); END IF;
+        IF TG_OP <> 'DELETE' THEN PERFORM pg_notify('social_friends_changed', NEW.user_id); END IF;
+        RETURN NULL;
+      END $$;
+      -- TRUNCATE names nobody: the empty payload drops every page
+      CREATE FUNCTION social_everyone_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('social_friends_changed', '');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER users_friends_changed AFTER INSERT OR UPDATE OR DELETE ON users
+        FOR EACH ROW EXECUTE FUNCTION social_user_changed();
+      CREATE TRIGGER trips_friends_changed AFTER INSERT OR UPDATE OR DELETE ON trips
+        FOR EACH ROW EXECUTE FUNCTION social_trip_changed();
+      CREATE TRIGGER friendships_friends_changed AFTER INSERT OR UPDATE OR DELETE ON friendships
+        FOR EACH ROW EXECUTE FUNCTION social_friendship_changed();
+      CREATE TRIGGER users_truncated AFTER TRUNCATE ON users
+        FOR EACH STATEMENT EXECUTE FUNCTION social_everyone_changed();
+      CREATE TRIGGER trips_truncated AFTER TRUNCATE ON trips
+        FOR EACH STATEMENT EXECUTE FUNCTION social_everyone_changed();
+      CREATE TRIGGER friendships_truncated AFTER TRUNCATE ON friendships
+        FOR EACH STATEMENT EXECUTE FUNCTION social_everyone_changed();
+    `,
+  },
 ];

@@ -38,7 +38,15 @@ const FRIEND_JSON = `
  * writes none.
  */
 export class SocialStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /**
+     * Called after a commit that changed friendships, with both users: the friends cache drops
+     * their pages at once, so whoever made the change reads it (other instances hear of it
+     * through PostgreSQL's notification, store/friends-pages.ts).
+     */
+    private readonly friendshipsChanged: (userIds: readonly string[]) => void = () => undefined,
+  ) {}
 
   /**
    * `add-friend`: decided by the domain from the pair's state, then applied. Returns the
@@ -46,7 +54,7 @@ export class SocialStore {
    */
   async addFriend(callerId: string, targetId: string): Promise<AddFriendDecision> {
     if (callerId === targetId) return decideAddFriend(callerId, targetId, noPair);
-    return withTransaction(this.pool, async (client) => {
+    const outcome = await withTransaction(this.pool, async (client) => {
       await lockPair(client, callerId, targetId);
       const decision = decideAddFriend(
         callerId,
@@ -70,6 +78,8 @@ export class SocialStore {
       }
       return decision;
     });
+    if (outcome.kind === 'befriend') this.friendshipsChanged([callerId, targetId]);
+    return outcome;
   }
 
   /**
@@ -77,7 +87,7 @@ export class SocialStore {
    * caller (one addressed to someone else included), nothing changed.
    */
   async accept(callerId: string, fromId: string): Promise<boolean> {
-    return withTransaction(this.pool, async (client) => {
+    const accepted = await withTransaction(this.pool, async (client) => {
       await lockPair(client, callerId, fromId);
       const { rowCount } = await client.query(
         'SELECT 1 FROM friend_requests WHERE to_id = $1 AND from_id = $2',
@@ -87,6 +97,8 @@ export class SocialStore {
       await befriend(client, callerId, fromId);
       return true;
     });
+    if (accepted) this.friendshipsChanged([callerId, fromId]);
+    return accepted;
   }
 
   /** The addressee declines `fromId`'s request (deleted, no event); false when there is none. */
@@ -100,7 +112,7 @@ export class SocialStore {
 
   /** Ends a friendship (both sides); false when the two are not friends. */
   async unfriend(callerId: string, friendId: string): Promise<boolean> {
-    return withTransaction(this.pool, async (client) => {
+    const removed = await withTransaction(this.pool, async (client) => {
       await lockPair(client, callerId, friendId);
       const { rowCount } = await client.query(
         `DELETE FROM friendships
@@ -111,26 +123,35 @@ export class SocialStore {
       await enqueueFriendshipRemoved(client, callerId, friendId);
       return true;
     });
+    if (removed) this.friendshipsChanged([callerId, friendId]);
+    return removed;
   }
 
   /**
    * One page of `GET /api/friends` as JSON text, built by one query: at most `limit` friends
    * by id after `afterId` (keyset on the `friendships` primary key), each with their trips; the
    * text is sent as PostgreSQL wrote it, never parsed and re-encoded. `last` is the page's last
-   * friend id when more friends follow (the next page starts after it), else null.
+   * friend id when more friends follow (the next page starts after it), else null;
+   * `friendIds` the page's friends (what the friends cache indexes it by).
    */
   async friendsPageJson(
     userId: string,
     afterId: string | null,
     limit: number,
-  ): Promise<{ body: string; last: string | null }> {
-    const { rows } = await this.pool.query<{ body: string; last: string | null; more: boolean }>(
+  ): Promise<{ body: string; last: string | null; friendIds: string[] }> {
+    const { rows } = await this.pool.query<{
+      body: string;
+      ids: string[] | null;
+      last: string | null;
+      more: boolean;
+    }>(
       `WITH ids AS (
          SELECT friend_id FROM friendships
           WHERE user_id = $1 AND ($2::text IS NULL OR friend_id > $2)
           ORDER BY friend_id LIMIT $3 + 1),
        page AS (SELECT friend_id FROM ids ORDER BY friend_id LIMIT $3)
        SELECT coalesce(json_agg(f.friend ORDER BY f.id), '[]'::json)::text AS body,
+              array_agg(f.id ORDER BY f.id) AS ids,
               max(f.id) AS last,
               (SELECT count(*) FROM ids) > $3 AS more
          FROM (SELECT fr.friend_id AS id, ${FRIEND_JSON} AS friend
@@ -138,7 +159,7 @@ export class SocialStore {
       [userId, afterId, limit],
     );
     const row = rows[0]!;
-    return { body: row.body, last: row.more ? row.last : null };
+    return { body: row.body, last: row.more ? row.last : null, friendIds: row.ids ?? [] };
   }
 
   /** One friend of `userId` with their trips; null when the two are not friends. */

@@ -44,10 +44,14 @@ export interface TestDestination {
 }
 
 export interface Harness extends SocialService {
+  /** The env the service was booted with (its database, its consumer groups). */
+  env: SocialEnv;
   /** The app as a caller that is not the gateway reaches it (no identity proof). */
   rawApp: FastifyInstance;
   /** Registers a user as auth announces one, and waits until social knows them. */
   register(name: string): Promise<string>;
+  /** Announces a user again with a new name and picture (auth's `user.registered`). */
+  announceUser(userId: string, name: string, picture: string): Promise<void>;
   addFriend(userId: string, id: string): Promise<LightMyRequestResponse>;
   accept(userId: string, id: string): Promise<LightMyRequestResponse>;
   decline(userId: string, id: string): Promise<LightMyRequestResponse>;
@@ -118,19 +122,24 @@ export async function startSocial(): Promise<Harness> {
     return res.json<T>();
   };
   const enc = encodeURIComponent;
+  const announceUser = async (userId: string, name: string, picture: string) => {
+    const event = makeEvent(UserRegistered, userId, {
+      userId,
+      name,
+      email: `${userId}@example.com`,
+      profilePicture: picture,
+    }) as EventEnvelope;
+    await publishEnvelope(Topics.authUser, event);
+  };
   const h: Harness = {
     ...svc,
+    env,
     app,
     rawApp: svc.app,
+    announceUser,
     async register(name) {
       const userId = crypto.randomUUID();
-      const event = makeEvent(UserRegistered, userId, {
-        userId,
-        name,
-        email: `${userId}@example.com`,
-        profilePicture: `/api/avatars/${userId}/a.webp`,
-      }) as EventEnvelope;
-      await publishEnvelope(Topics.authUser, event);
+      await announceUser(userId, name, `/api/avatars/${userId}/a.webp`);
       await vi.waitFor(async () => {
         const { rowCount } = await svc.pool.query('SELECT 1 FROM users WHERE id = $1', [userId]);
         expect(rowCount, `${name} known to social`).toBe(1);
@@ -210,6 +219,30 @@ export async function startSocial(): Promise<Harness> {
 }
 
 export const waitOptions = { timeout: 20_000, interval: 20 };
+
+/**
+ * A second social instance on the harness's database (its own consumer groups and friends
+ * cache), as two replicas behind the gateway run; `app` is called as the gateway calls it.
+ */
+export async function startSecondInstance(h: Harness): Promise<{
+  svc: SocialService;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}> {
+  const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: h.env.DATABASE_URL }));
+  const svc = await createService(env, { skipHistory: true });
+  const close = async () => {
+    await svc.close();
+    await Promise.all([svc.consumers.users.started, svc.consumers.trips.started]);
+    await dropConsumerGroups([groupId(env, CONSUMERS.users), groupId(env, CONSUMERS.trips)]);
+  };
+  return { svc, app: throughGateway(svc.app), close };
+}
+
+/** Waits until a service's friends cache listens for changes (it stores nothing before). */
+export async function friendsCacheListening(svc: SocialService): Promise<void> {
+  await vi.waitFor(() => expect(svc.friendsListener?.listening).toBe(true), waitOptions);
+}
 
 /** Waits until every outbox row has been sent to Kafka (the relay marks it after the ack). */
 export function outboxDrained(h: Harness): Promise<void> {
