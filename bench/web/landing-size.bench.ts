@@ -13,14 +13,15 @@
  *
  *   node --import tsx bench/web/landing-size.bench.ts      (or `npm run bench -- landing`)
  *
- * No stack, no infra: a few seconds. Chromium through playwright-core (CHROMIUM_PATH, default
- * /usr/bin/chromium).
+ * No stack, no infra: a few seconds. Chromium through playwright-core, launched by
+ * `@wayfarer/test-kit/browser` (CHROMIUM_PATH, default /usr/bin/chromium).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, relative, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { launchChromium } from '@wayfarer/test-kit/browser';
+import type { Browser } from 'playwright-core';
 import { BENCH_DIR, recordBudget } from '../lib/results';
 
 const BUDGET_GZIP_BYTES = 120_000;
@@ -75,17 +76,7 @@ interface Asset {
 
 let browser: Browser | undefined;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const requested = new Set<string>();

@@ -17,7 +17,8 @@
  * services 340xx) and headless Chromium through playwright-core (CHROMIUM_PATH, default
  * /usr/bin/chromium). The 1,000 destinations are 50 trips of 20 made through the API.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '@wayfarer/test-kit/browser';
 import sharp from 'sharp';
 import { startStack } from '../../scripts/stack/stack';
 import { recordBudget } from '../lib/results';
@@ -309,17 +310,7 @@ try {
       `(${((performance.now() - seedStart) / 1000).toFixed(1)} s)`,
   );
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 
   // --- warm-up (the stack's first answers, Chromium's own start): not measured ---------------
   await coldLoad(ten, true);

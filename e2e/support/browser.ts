@@ -2,24 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '@wayfarer/test-kit/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '../artifacts');
 
-/** Debian's Chromium, headless, with the flags this network needs. */
+/** Debian's Chromium, headless, with this network's flags (`@wayfarer/test-kit/browser`). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return launchChromium();
 }
 
 export function baseUrl(): string {

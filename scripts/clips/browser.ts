@@ -1,24 +1,17 @@
 /// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '@wayfarer/test-kit/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** The CSS viewport every clip is filmed at: the product's desktop layout (from 1024 px). */
 export const VIEWPORT = { width: 1200, height: 750 };
 
-/** Debian's Chromium, headless, with the flags this network needs (as e2e/support/browser.ts). */
+/**
+ * Debian's Chromium, headless, with the flags this network needs (`@wayfarer/test-kit/browser`),
+ * and no scrollbars in the film.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--hide-scrollbars',
-    ],
-  });
+  return launchChromium({ args: ['--hide-scrollbars'] });
 }
 
 export interface SignedIn {

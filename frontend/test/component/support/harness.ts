@@ -2,13 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Page,
-  type Request,
-} from 'playwright-core';
+import { launchChromium } from '@wayfarer/test-kit/browser';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 
 /**
  * The map harness (harness/map.html, its own Vite entry outside the production build) in
@@ -22,19 +17,9 @@ const CONFIG = 'vite.harness.config.ts';
 
 export const artifacts = join(frontend, 'test/component/artifacts');
 
-/** Debian's Chromium, headless, with the flags this network needs (as e2e/support/browser.ts). */
+/** Debian's Chromium, headless, with this network's flags (`@wayfarer/test-kit/browser`). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return launchChromium();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
