@@ -27,7 +27,7 @@ export const isCompressible = (contentType: string) => COMPRESSIBLE.test(content
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // an instance-level onSend runs before the per-route one @fastify/compress adds
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (payload instanceof Readable) {
       const declared = Number(reply.getHeader('content-length'));
       if (Number.isFinite(declared) && declared < COMPRESSION_THRESHOLD_BYTES) {
@@ -35,7 +35,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
         request.headers['x-no-compression'] = '1';
       }
     }
-    return payload;
+    done(null, payload);
   });
   await app.register(compress, {
     global: true,

@@ -27,6 +27,10 @@ export function normaliseRequestUrl(rawUrl: string): NormalisedPath {
   if (!rawPath.startsWith('/')) {
     return { ok: false, message: 'The request path must start with "/".' };
   }
+  // already canonical (the usual case): nothing encoded, no empty, `.` or `..` segment
+  if (!rawPath.includes('%') && !rawPath.includes('//') && !rawPath.includes('/.')) {
+    return { ok: true, url: rawUrl };
+  }
 
   let decoded = '';
   for (let i = 0; i < rawPath.length; i++) {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import proxy from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { proofPath, REQUEST_ID_HEADER } from '@wayfarer/service-kit';
+import { proofPath, REQUEST_ID_HEADER, type IdentityProofMinter } from '@wayfarer/service-kit';
 import { countBody, markUpstreamAnswered, refuseBody, wasRefusedForSize } from './body-limit';
 import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession, type SessionChecker } from './session';
@@ -72,14 +72,14 @@ function upstreamError(service: ServiceName) {
 
 /**
  * Registers one proxy per route of the table, each checking the session as the route asks and
- * signing what it forwards with an identity proof (`identityProofSecret`).
+ * signing what it forwards with an identity proof (`proofs`).
  */
 export async function registerProxies(
   app: FastifyInstance,
   upstreams: Record<ServiceName, string>,
   sessions: SessionChecker,
   timeoutMs: number,
-  identityProofSecret: Buffer,
+  proofs: IdentityProofMinter,
 ): Promise<void> {
   for (const route of PROXY_ROUTES) {
     await app.register(proxy, {
@@ -126,7 +126,7 @@ export async function registerProxies(
               method: request.method,
               path: proofPath(request.url),
             },
-            identityProofSecret,
+            proofs,
             { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
           );
         },
@@ -161,7 +161,7 @@ export async function registerChatSocketProxy(
   app: FastifyInstance,
   chatUrls: readonly string[],
   sessions: SessionChecker,
-  identityProofSecret: Buffer,
+  proofs: IdentityProofMinter,
   ownOrigin: (request: FastifyRequest) => string | null,
 ): Promise<void> {
   let next = 0;
@@ -178,7 +178,7 @@ export async function registerChatSocketProxy(
           method: 'GET',
           path: proofPath(request.url),
         },
-        identityProofSecret,
+        proofs,
         { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
       ) as Record<string, string>,
   };

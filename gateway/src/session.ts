@@ -1,7 +1,7 @@
 import { createVerifier } from 'fast-jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { HttpError, identityProofHeaders } from '@wayfarer/service-kit';
+import { HttpError, type IdentityProofMinter } from '@wayfarer/service-kit';
 import {
   IdentityHeaders,
   revokedSessionKey,
@@ -25,25 +25,45 @@ declare module 'fastify' {
   }
 }
 
-/** Verified tokens kept (until their expiry, at most 10 minutes): one per active session. */
+/** Verified tokens kept (each until its expiry): one per active session. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 export type TokenVerifier = (token: string) => SessionClaims;
 
 /**
  * The session token verifier, built once: public key only, algorithm pinned, issuer and
- * audience checked, `sub`, `jti` and `exp` required. Its cache keeps verified tokens, so a warm
- * token costs a hash lookup, not a signature check (fast-jwt re-checks expiry on a hit).
+ * audience checked, `sub`, `jti` and `exp` required. Verified tokens are kept by their exact
+ * text (a Map keyed by the token: a string hash, where fast-jwt's own cache hashed each token
+ * with SHA-256 first), so a warm token costs a lookup and an expiry check, not a signature
+ * check; an expired one is dropped and verified again (and refused). At most
+ * VERIFIED_TOKEN_CACHE_SIZE kept, the oldest dropped first. Revocation is checked per request
+ * by the caller, never cached here.
  */
-export function createTokenVerifier(publicKeyPem: string): TokenVerifier {
-  return createVerifier({
+export function createTokenVerifier(
+  publicKeyPem: string,
+  now: () => number = Date.now,
+): TokenVerifier {
+  const verify = createVerifier({
     key: publicKeyPem,
     algorithms: [SESSION_ALGORITHM],
     allowedIss: SESSION_ISSUER,
     allowedAud: SESSION_AUDIENCE,
     requiredClaims: ['sub', 'jti', 'exp'],
-    cache: VERIFIED_TOKEN_CACHE_SIZE,
   }) as TokenVerifier;
+  const verified = new Map<string, SessionClaims>();
+  return (token) => {
+    const kept = verified.get(token);
+    if (kept !== undefined) {
+      if (kept.exp * 1000 > now()) return kept;
+      verified.delete(token);
+    }
+    const claims = verify(token); // throws on any invalid or expired token
+    if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+      verified.delete(verified.keys().next().value!);
+    }
+    verified.set(token, claims);
+    return claims;
+  };
 }
 
 export function registerSessionDecorator(app: FastifyInstance): void {
@@ -130,7 +150,7 @@ export async function verifySession(
   return session;
 }
 
-const IDENTITY_HEADER_NAMES = Object.values(IdentityHeaders);
+const IDENTITY_HEADER_NAMES: ReadonlySet<string> = new Set(Object.values(IdentityHeaders));
 
 /** The request as the proxy forwards it: what the identity proof binds. */
 export interface ForwardedRequest {
@@ -144,26 +164,27 @@ export interface ForwardedRequest {
 
 /**
  * The headers sent upstream: client-sent identity headers (and proofs) are always dropped;
- * the verified identity (if any), the client address and a fresh identity proof binding them
- * to this method and path are set in their place (service-kit `identityProofHeaders`).
+ * the verified identity (if any), the client address and an identity proof binding them to
+ * this method and path are set in their place (service-kit `IdentityProofMinter`: a proof
+ * minted for the same request in the last 10 s is reused).
  */
 export function upstreamHeaders(
   headers: Record<string, string | string[] | undefined>,
   forwarded: ForwardedRequest,
-  identityProofSecret: Buffer,
+  proofs: IdentityProofMinter,
   extra: Record<string, string>,
   nowMs: number = Date.now(),
 ): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (
-      !IDENTITY_HEADER_NAMES.includes(name.toLowerCase() as (typeof IDENTITY_HEADER_NAMES)[number])
-    ) {
-      out[name] = value;
+  for (const name in headers) {
+    // Node gives header names in lower case; a name of another case is compared lowered
+    if (!IDENTITY_HEADER_NAMES.has(name) && !IDENTITY_HEADER_NAMES.has(name.toLowerCase())) {
+      out[name] = headers[name];
     }
   }
+  for (const name in extra) out[name] = extra[name];
   const { session } = forwarded;
-  const proven = identityProofHeaders(
+  const proven = proofs.headers(
     {
       userId: session?.userId ?? null,
       sessionId: session?.sessionId ?? null,
@@ -171,8 +192,8 @@ export function upstreamHeaders(
       clientIp: forwarded.clientIp,
     },
     { method: forwarded.method, path: forwarded.path },
-    identityProofSecret,
     nowMs,
   );
-  return { ...out, ...extra, ...proven };
+  for (const name in proven) out[name] = proven[name];
+  return out;
 }

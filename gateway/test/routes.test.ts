@@ -5,7 +5,7 @@ import {
   TripLimits,
   tripBodyMaxBytes,
 } from '@wayfarer/contracts';
-import { verifyIdentityProof } from '@wayfarer/service-kit';
+import { IdentityProofMinter, verifyIdentityProof } from '@wayfarer/service-kit';
 import { TEST_IDENTITY_PROOF_SECRET } from '@wayfarer/test-kit';
 import { bodyTooLargeMessage, maxBodyBytesFor, PROXY_ROUTES, routeFor } from '../src/routes';
 import { upstreamHeaders, type VerifiedSession } from '../src/session';
@@ -106,7 +106,7 @@ describe('upstream headers', () => {
         accept: 'application/json',
       },
       forwarded(),
-      secret,
+      new IdentityProofMinter(secret),
       {},
     );
     expect(Object.keys(out).sort()).toEqual(['accept', 'x-client-ip', 'x-identity-proof']);
@@ -118,7 +118,7 @@ describe('upstream headers', () => {
     const out = upstreamHeaders(
       { 'x-user-id': 'attacker' },
       forwarded({ userId: 'u1', sessionId: 's1', expires: 99 }),
-      secret,
+      new IdentityProofMinter(secret),
       {},
     ) as Record<string, string>;
     expect(out['x-user-id']).toBe('u1');

@@ -70,8 +70,9 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     });
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   installIdentityProofCheck(app, options.identityProofSecret || null);
   installErrorHandler(app, options.notFound);

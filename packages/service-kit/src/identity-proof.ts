@@ -117,6 +117,60 @@ export function identityProofHeaders(
   return headers;
 }
 
+/**
+ * How long a minted proof is reused for the same identity and request (method and path): a
+ * reused proof still has at least IDENTITY_PROOF_TTL_SECONDS - IDENTITY_PROOF_REUSE_SECONDS
+ * (50 s) to live when it reaches the service. A proof is already replayable within its minute,
+ * so reuse opens nothing new; it spares the gateway an HMAC per request.
+ */
+export const IDENTITY_PROOF_REUSE_SECONDS = 10;
+
+/**
+ * Mints `identityProofHeaders` for the gateway, reusing the headers minted for the same
+ * identity, method and path within the last IDENTITY_PROOF_REUSE_SECONDS (at most `maxEntries`
+ * kept, the oldest dropped first). The same answer as minting anew, less often: the HMAC was a
+ * tenth of the gateway's CPU per proxied request. The headers returned are frozen and shared.
+ */
+export class IdentityProofMinter {
+  private readonly minted = new Map<string, { expires: number; headers: Record<string, string> }>();
+
+  constructor(
+    private readonly secret: Buffer,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  headers(identity: ProvenIdentity, scope: ProofScope, nowMs: number = Date.now()) {
+    const key = JSON.stringify([
+      identity.userId,
+      identity.sessionId,
+      identity.sessionExpires,
+      identity.clientIp,
+      scope.method,
+      scope.path,
+    ]);
+    const nowSeconds = Math.floor(nowMs / 1000);
+    const kept = this.minted.get(key);
+    if (
+      kept &&
+      kept.expires - nowSeconds >= IDENTITY_PROOF_TTL_SECONDS - IDENTITY_PROOF_REUSE_SECONDS
+    ) {
+      return kept.headers;
+    }
+    const headers = Object.freeze(identityProofHeaders(identity, scope, this.secret, nowMs));
+    if (kept) this.minted.delete(key);
+    else if (this.minted.size >= this.maxEntries) {
+      this.minted.delete(this.minted.keys().next().value!);
+    }
+    this.minted.set(key, { expires: nowSeconds + IDENTITY_PROOF_TTL_SECONDS, headers });
+    return headers;
+  }
+
+  /** Proofs kept for reuse (tests). */
+  get size(): number {
+    return this.minted.size;
+  }
+}
+
 const GATEWAY_ONLY = 'This service only answers requests forwarded by the gateway';
 
 const REPEATED = Symbol('repeated');

@@ -29,17 +29,20 @@ const UNPROVEN_ROUTES = new Set(['/healthz', '/readyz']);
 export function installIdentityProofCheck(app: FastifyInstance, secret: Buffer | null): void {
   app.decorateRequest('provenIdentity', null);
   if (!secret) return;
-  app.addHook('onRequest', async (request, reply) => {
-    if (UNPROVEN_ROUTES.has(request.routeOptions.url ?? '')) return;
+  // a callback hook (no promise per request): every request of every service runs it
+  app.addHook('onRequest', (request, reply, done) => {
+    if (UNPROVEN_ROUTES.has(request.routeOptions.url ?? '')) return done();
     const check = verifyIdentityProof(request, secret);
     if (!check.ok) {
       request.log.warn(
         { reason: check.reason },
         'refused a request without a valid identity proof',
       );
-      return reply.code(401).send({ error: 'unauthorized', message: check.message });
+      reply.code(401).send({ error: 'unauthorized', message: check.message });
+      return;
     }
     request.provenIdentity = check.identity;
+    done();
   });
 }
 

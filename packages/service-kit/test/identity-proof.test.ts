@@ -9,7 +9,9 @@ import {
   ensureDevIdentitySecret,
   IDENTITY_PROOF_TTL_SECONDS,
   identityProofEnv,
+  IDENTITY_PROOF_REUSE_SECONDS,
   identityProofHeaders,
+  IdentityProofMinter,
   loadIdentityProofSecret,
   mintIdentityProof,
   verifyIdentityProof,
@@ -200,5 +202,68 @@ describe('identity proof secret', () => {
     expect(readFileSync(file, 'utf8')).toBe(first.toString());
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(loadIdentityProofSecret({ SESSION_KEY_DIR: keyDir() })).not.toEqual(first);
+  });
+});
+
+describe('IdentityProofMinter (the gateway reuses a proof for the same request for a few seconds)', () => {
+  const request = (headers: Record<string, string>, url = '/api/mytrips') => ({
+    method: 'GET',
+    url,
+    headers: headers as Record<string, string>,
+  });
+
+  it('reuses the proof of the same identity and request within the reuse window, valid to the end of it', () => {
+    const minter = new IdentityProofMinter(secret);
+    const first = minter.headers(alice, scope, now);
+    const within = now + (IDENTITY_PROOF_REUSE_SECONDS - 1) * 1000;
+    expect(minter.headers(alice, scope, within)).toBe(first);
+    // what is reused still verifies at the service, with the time it has left
+    const lastUse = now + IDENTITY_PROOF_REUSE_SECONDS * 1000;
+    expect(verifyIdentityProof(request(first), secret, lastUse)).toEqual({
+      ok: true,
+      identity: alice,
+    });
+    expect(
+      verifyIdentityProof(request(first), secret, now + IDENTITY_PROOF_TTL_SECONDS * 1000),
+    ).toMatchObject({ ok: false, reason: 'expired' });
+  });
+
+  it('mints anew past the reuse window, and for another identity, method or path', () => {
+    const minter = new IdentityProofMinter(secret);
+    const first = minter.headers(alice, scope, now);
+    const later = minter.headers(alice, scope, now + (IDENTITY_PROOF_REUSE_SECONDS + 1) * 1000);
+    expect(later[IdentityHeaders.proof]).not.toBe(first[IdentityHeaders.proof]);
+
+    const bob = { ...alice, userId: 'bob' };
+    const others = [
+      minter.headers(bob, scope, now),
+      minter.headers({ ...alice, clientIp: '198.51.100.1' }, scope, now),
+      minter.headers(alice, { method: 'DELETE', path: '/api/mytrips' }, now),
+      minter.headers(alice, { method: 'GET', path: '/api/trips/1' }, now),
+    ];
+    for (const other of others) {
+      expect(other[IdentityHeaders.proof]).not.toBe(first[IdentityHeaders.proof]);
+    }
+    // each is the proof of its own request, not alice's GET /api/mytrips
+    expect(verifyIdentityProof(request(others[3]!, '/api/trips/1'), secret, now)).toMatchObject({
+      ok: true,
+    });
+    expect(verifyIdentityProof(request(others[3]!), secret, now)).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(verifyIdentityProof(request(others[0]!), secret, now)).toEqual({
+      ok: true,
+      identity: bob,
+    });
+  });
+
+  it('keeps at most maxEntries proofs, and its headers cannot be changed by a caller', () => {
+    const minter = new IdentityProofMinter(secret, 3);
+    for (let i = 0; i < 10; i++)
+      minter.headers(alice, { method: 'GET', path: `/api/trips/${i}` }, now);
+    expect(minter.size).toBe(3);
+    const headers = minter.headers(alice, scope, now);
+    expect(Object.isFrozen(headers)).toBe(true);
   });
 });
