@@ -8,6 +8,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_packages
 ensure_frontend_build
+# the throughput benchmarks' load generator (bench/lib/wrk.ts says why not autocannon)
+if ! command -v wrk >/dev/null 2>&1; then
+  step "install wrk (Debian package)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; } \
+    || fail "apt-get install wrk"
+fi
 export BENCH_RESULTS_DIR="$ROOT/bench/.results"
 rm -rf "$BENCH_RESULTS_DIR" && mkdir -p "$BENCH_RESULTS_DIR"
 for bench in bench/*/*.bench.ts; do

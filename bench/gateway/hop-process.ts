@@ -6,12 +6,16 @@
  *   info as deployed (written to /dev/null by the parent);
  * - `bare`: a bare `@fastify/http-proxy` hop to auth, no session check, no logger: what the
  *   gateway's hop is held against. Clients send it the identity proof auth needs.
+ * - `raw`: the least a Node proxy can be: `node:http` and an undici Pool, headers copied, body
+ *   piped, no Fastify, no checks (how near a Node hop can come to calling auth directly).
  *
  * Answers the parent over IPC: `{ ready, port }` once listening, then `cpu` with
  * `process.cpuUsage()`.
  */
+import { createServer } from 'node:http';
 import proxy from '@fastify/http-proxy';
 import Fastify from 'fastify';
+import { Pool } from 'undici';
 import {
   createLogger,
   loadConfig,
@@ -70,6 +74,38 @@ if (role === 'auth') {
   });
   await app.listen({ port, host: '127.0.0.1' });
   process.once('SIGTERM', () => void app.close().finally(() => process.exit(0)));
+} else if (role === 'raw') {
+  const pool = new Pool(process.env.AUTH_URL!, { connections: 128 });
+  const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host']);
+  const server = createServer((req, res) => {
+    const headers: Record<string, string | string[]> = {};
+    for (const name in req.headers) {
+      if (!hopByHop.has(name)) headers[name] = req.headers[name]!;
+    }
+    pool
+      .request({
+        path: req.url!,
+        method: req.method as 'GET',
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? null : req,
+      })
+      .then(
+        (answer) => {
+          const out: Record<string, string | string[]> = {};
+          for (const name in answer.headers) {
+            if (!hopByHop.has(name)) out[name] = answer.headers[name]!;
+          }
+          res.writeHead(answer.statusCode, out);
+          answer.body.pipe(res);
+        },
+        () => {
+          res.statusCode = 502;
+          res.end();
+        },
+      );
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
 } else {
   throw new Error(`unknown ROLE ${role}`);
 }

@@ -7,7 +7,7 @@
  * auth, the gateway and the bare hop each run in a process of their own (`hop-process.ts`:
  * auth and the gateway booted like their `main.ts`, logs at info as deployed, to /dev/null), so
  * each one's CPU (`process.cpuUsage()` over a run, divided by the requests it answered) is its
- * own; autocannon runs here. A user is registered through the gateway; its session cookie is
+ * own; the load comes from wrk here (`LOADGEN=autocannon` for the Node client). A user is registered through the gateway; its session cookie is
  * what the gateway checks. Direct calls and the bare hop carry the identity proof auth requires,
  * minted fresh for every run (it binds method and path and lasts 60 s). Rounds are
  * interleaved (direct, gateway, bare; ROUNDS times, SECONDS each) and each side's figure is its
@@ -32,11 +32,17 @@ import {
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { recordBudget } from '../lib/results';
+import { wrk, wrkAvailable } from '../lib/wrk';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTION_LEVELS = [10, 50];
 const PATH = '/api/userDetails';
+/** The load generator: wrk (C, default; `bench/lib/wrk.ts` says why) or autocannon (Node). */
+const LOADGEN = process.env.LOADGEN ?? 'wrk';
+if (LOADGEN === 'wrk' && !wrkAvailable()) {
+  throw new Error('wrk is not installed: apt-get install wrk (scripts/bench.sh does it)');
+}
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -120,6 +126,7 @@ const gateway = await start(
   process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
 );
 const bare = await start('bare', { AUTH_URL: auth.url });
+const raw = await start('raw', { AUTH_URL: auth.url });
 
 // a user, registered through the gateway: its session cookie is what the gateway checks
 const form = new FormData();
@@ -145,13 +152,15 @@ const { userId } = (await (
 /** The proof auth wants, as the gateway would mint it (fresh per run: it lasts 60 s). */
 const proofHeaders = () => gatewayHeaders('GET', PATH, { userId }, secret);
 
-type Side = 'direct' | 'gateway' | 'bare';
+type Side = 'direct' | 'gateway' | 'bare' | 'raw';
+const SIDES = ['direct', 'gateway', 'bare', 'raw'] as const;
 const targetOf: Record<Side, () => { url: string; headers: Record<string, string> }> = {
   direct: () => ({ url: auth.url, headers: proofHeaders() }),
   gateway: () => ({ url: gateway.url, headers: { cookie } }),
   bare: () => ({ url: bare.url, headers: proofHeaders() }),
+  raw: () => ({ url: raw.url, headers: proofHeaders() }),
 };
-const hopOf: Partial<Record<Side, Proc>> = { gateway, bare };
+const hopOf: Partial<Record<Side, Proc>> = { gateway, bare, raw };
 
 interface Run {
   reqPerSec: number;
@@ -163,21 +172,35 @@ async function run(side: Side, connections: number, seconds: number): Promise<Ru
   const { url, headers } = targetOf[side]();
   const hop = hopOf[side];
   const cpuBefore = hop ? await hop.cpu() : 0;
-  const result = await autocannon({
-    url: `${url}${PATH}`,
-    connections,
-    duration: seconds,
-    headers,
-  });
+  const result =
+    LOADGEN === 'wrk'
+      ? await wrk({ url: `${url}${PATH}`, connections, seconds, headers })
+      : await autocannonRun(`${url}${PATH}`, connections, seconds, headers);
   const cpuAfter = hop ? await hop.cpu() : 0;
-  const ok = result['2xx'];
+  const ok = result.requests - result.non2xx;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${side}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
   return {
-    reqPerSec: ok / seconds,
-    p50: result.latency.p50,
+    reqPerSec: result.reqPerSec,
+    p50: result.p50,
     cpuPerRequestUs: hop ? (cpuAfter - cpuBefore) / ok : null,
+  };
+}
+
+async function autocannonRun(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string>,
+) {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  return {
+    reqPerSec: result['2xx'] / seconds,
+    requests: result['2xx'] + result.non2xx,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    p50: result.latency.p50,
   };
 }
 
@@ -188,19 +211,19 @@ const median = (values: number[]) => {
 
 try {
   // warm-up: JIT, connection pools, the verifier's cache, the revocation copy
-  for (const side of ['direct', 'gateway', 'bare'] as const) await run(side, 10, 2);
+  for (const side of SIDES) await run(side, 10, 2);
 
   for (const connections of CONNECTION_LEVELS) {
-    const runs: Record<Side, Run[]> = { direct: [], gateway: [], bare: [] };
+    const runs: Record<Side, Run[]> = { direct: [], gateway: [], bare: [], raw: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const side of ['direct', 'gateway', 'bare'] as const) {
+      for (const side of SIDES) {
         runs[side].push(await run(side, connections, SECONDS));
       }
     }
     const rps = (side: Side) => median(runs[side].map((r) => r.reqPerSec));
     const p50 = (side: Side) => median(runs[side].map((r) => r.p50));
     const cpu = (side: Side) => median(runs[side].map((r) => r.cpuPerRequestUs!));
-    const note = `${ROUNDS} interleaved rounds of ${SECONDS} s, medians; p50 via gateway ${p50('gateway')} ms, direct ${p50('direct')} ms, bare hop ${p50('bare')} ms; bare hop ${Math.round(rps('bare'))} req/s`;
+    const note = `${LOADGEN}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; p50 via gateway ${p50('gateway')} ms, direct ${p50('direct')} ms, bare hop ${p50('bare')} ms; bare hop ${Math.round(rps('bare'))} req/s`;
     recordBudget({
       name: `GET /api/userDetails via gateway / direct to auth, ${connections} connections`,
       figure: Math.round(rps('gateway')),
@@ -215,10 +238,27 @@ try {
       baseline: Math.round(cpu('bare')),
       unit: 'µs',
       budget: { ratioAtMost: 1.5 },
-      note: `${ROUNDS} interleaved rounds of ${SECONDS} s, medians; process.cpuUsage of each hop's process over a run / requests answered`,
+      note: `${LOADGEN}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; process.cpuUsage of each hop's process over a run / requests answered`,
+    });
+    // what any gateway built on these parts can reach on this machine: the ceilings
+    recordBudget({
+      name: `ceiling: a bare @fastify/http-proxy hop (no check, no log) / direct to auth, ${connections} connections`,
+      figure: Math.round(rps('bare')),
+      baseline: Math.round(rps('direct')),
+      unit: 'req/s',
+      budget: { none: true },
+      note: `bare hop CPU ${Math.round(cpu('bare'))} µs per request; the gateway's throughput ratio cannot pass this one`,
+    });
+    recordBudget({
+      name: `ceiling: a minimal node:http + undici proxy (no Fastify) / direct to auth, ${connections} connections`,
+      figure: Math.round(rps('raw')),
+      baseline: Math.round(rps('direct')),
+      unit: 'req/s',
+      budget: { none: true },
+      note: `its CPU ${Math.round(cpu('raw'))} µs per request, p50 ${p50('raw')} ms`,
     });
   }
 } finally {
-  await Promise.all([gateway, bare, auth].map(stop));
+  await Promise.all([gateway, bare, raw, auth].map(stop));
   await dropDatabase(databaseUrl).catch(() => undefined);
 }
