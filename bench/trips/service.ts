@@ -2,7 +2,7 @@
  * The trips service under measurement for `trips.bench.ts`: booted by its composition root and
  * listening like `src/main.ts`, in a process of its own, so the bench's client load does not
  * share its event loop. Answers the parent over IPC: `idle` (once every display variant queued
- * so far is made).
+ * so far is made), `stats` (the `GET /api/mytrips` cache's counters).
  */
 import { loadConfig, serveService } from '@wayfarer/service-kit';
 import { testServiceEnv } from '@wayfarer/test-kit';
@@ -22,12 +22,16 @@ const env = loadConfig(
     LOG_LEVEL: 'warn',
     OUTBOX_POLL_MS: '250',
     ...(process.env.IMAGE_CONCURRENCY ? { IMAGE_CONCURRENCY: process.env.IMAGE_CONCURRENCY } : {}),
+    ...(process.env.MYTRIPS_CACHE_MAX_BYTES
+      ? { MYTRIPS_CACHE_MAX_BYTES: process.env.MYTRIPS_CACHE_MAX_BYTES }
+      : {}),
   }),
 );
 const svc = await createService(env, { skipHistory: true });
 await serveService(svc, env);
 
-process.on('message', (msg: { id: number; kind: 'idle' }) => {
+process.on('message', (msg: { id: number; kind: 'idle' | 'stats' }) => {
   if (msg.kind === 'idle') void svc.variants.idle().then(() => process.send!({ id: msg.id }));
+  if (msg.kind === 'stats') process.send!({ id: msg.id, stats: svc.mytrips.stats() });
 });
 process.send({ ready: true });

@@ -8,6 +8,7 @@ import { TRIP_MULTIPART_LIMITS } from './domain/limits';
 import type { TripDoc } from './domain/trip';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
+import type { MyTripsCache } from './store/mytrips-cache';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 
@@ -36,6 +37,8 @@ export interface TripsDeps {
   images: ImageQueue;
   /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
   variants: { enqueue(trip: TripDoc): void };
+  /** This instance's kept `GET /api/mytrips` bodies (`MYTRIPS_CACHE_MAX_BYTES`). */
+  mytrips: MyTripsCache;
 }
 
 /** What the route modules share. */
@@ -52,6 +55,7 @@ export interface TripsContext {
   uploadLeaseMs: number;
   images: ImageQueue;
   variants: { enqueue(trip: TripDoc): void };
+  mytrips: MyTripsCache;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -82,6 +86,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     uploadLeaseMs: deps.uploadLeaseMs,
     images: deps.images,
     variants: deps.variants,
+    mytrips: deps.mytrips,
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed).
   void app.after(() => {

@@ -25,5 +25,14 @@ export const TripsEnv = z.object({
    * then display variants), each with one sharp thread: the CPU photos may take.
    */
   IMAGE_CONCURRENCY: imageConcurrencyEnv,
+  /**
+   * Bound of this instance's cache of `GET /api/mytrips` bodies (bodies and bookkeeping),
+   * bytes; 0 turns it off (every list is read from MongoDB).
+   */
+  MYTRIPS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(32 * 1024 * 1024),
 });
 export type TripsEnv = z.infer<typeof TripsEnv>;

@@ -13,6 +13,7 @@ import type { TripsEnv } from './config';
 import { FRIENDSHIP_CONSUMER } from './events/friendships';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
+import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 import { createPhotoVariants } from './usecases/photo-variants';
@@ -91,6 +92,12 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     });
     onClose(() => janitor.stop());
 
+    // the owner's list, kept while their list version (in MongoDB, bumped by writes) holds
+    const mytrips = new MyTripsCache({
+      maxBytes: env.MYTRIPS_CACHE_MAX_BYTES,
+      ttlMs: MYTRIPS_CACHE_TTL_MS,
+    });
+
     const app = buildApp({
       logger,
       db,
@@ -105,6 +112,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       uploadLeaseMs: env.UPLOAD_LEASE_MS,
       images,
       variants,
+      mytrips,
     });
     return {
       app,
@@ -120,6 +128,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       janitor,
       images,
       variants,
+      mytrips,
     };
   });
 }

@@ -1,9 +1,10 @@
 import { notFound, requireUserId } from '@wayfarer/service-kit';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
-import { isTripId, toApiTrip, tripSummariesJson } from '../domain/trip';
+import { isTripId, toApiTrip } from '../domain/trip';
 import { createTrip } from '../usecases/create-trip';
 import { deleteTrip } from '../usecases/delete-trip';
+import { listMyTrips } from '../usecases/list-my-trips';
 import type { TripsContext } from '../app';
 import { readTripForm } from './form';
 
@@ -14,8 +15,9 @@ export function tripRoutes(ctx: TripsContext): void {
 
   app.get('/api/mytrips', async (request, reply) => {
     const userId = requireUserId(request);
-    // the stored summaries are JSON already: joined, not parsed and serialized again
-    const body = tripSummariesJson(await trips.listSummaries(userId));
+    // kept by this instance while the owner's list version is unchanged; else the stored
+    // summaries (JSON already) joined, not parsed and serialized again
+    const body = await listMyTrips(ctx, userId);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 

@@ -12,6 +12,7 @@ import {
   type TripDoc,
   type TripSummaryDoc,
 } from '../domain/trip';
+import { ListVersions } from './list-versions';
 
 /**
  * A trip's fields but the pending events, the relay's bookkeeping and the list's stored
@@ -53,14 +54,23 @@ const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
 /**
  * The `trips` collection. Single-document writes only (no transactions on the local server):
  * a trip is written by its insert (with `trip.created` in its outbox), by the soft-delete
- * (with `trip.deleted`) and by the outbox relay (removing sent entries, then the deleted
- * document). Each is one atomic update, so none can undo another.
+ * (with `trip.deleted`), by its display variants being recorded, by its summary being made
+ * again at start, and by the outbox relay (removing sent entries, then the deleted document).
+ * Each is one atomic update, so none can undo another.
+ *
+ * Every write here that changes what `GET /api/mytrips` answers for an owner bumps the owner's
+ * list version (`versions`) after the trip write and before it returns, so the write is not
+ * answered before every instance's cached list of that owner is out of date (`MyTripsCache`).
+ * The relay's writes change no list (its removal is of a trip the list already leaves out).
  */
 export class TripsRepo {
   readonly collection: Collection<TripDoc>;
+  /** Per owner, the version of what `GET /api/mytrips` answers (`list_versions`). */
+  readonly versions: ListVersions;
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<TripDoc>(name);
+    this.versions = new ListVersions(db);
   }
 
   async init(): Promise<void> {
@@ -73,22 +83,39 @@ export class TripsRepo {
 
   /**
    * Trips stored before documents kept their `summaryJson`, or with another `SUMMARY_VERSION`,
-   * get it made (at start; a no-op afterwards). One an older instance writes meanwhile is made
-   * at read time by `listSummaries` until the next start.
+   * get it made (at start; a no-op afterwards), and their owners' list versions bumped (the
+   * lists other instances keep were made the older way). One an older instance writes
+   * meanwhile is made at read time by `listSummaries` until the next start.
    */
   private async fillSummaries(): Promise<void> {
     const outdated = { summaryVersion: { $ne: SUMMARY_VERSION } };
-    for await (const trip of this.collection.find(outdated, SUMMARY_SOURCE)) {
-      await this.collection.updateOne(
+    const owners = new Set<string>();
+    const source = { projection: { ...SUMMARY_SOURCE.projection, ownerId: 1 } };
+    for await (const trip of this.collection.find(outdated, source)) {
+      const result = await this.collection.updateOne(
         { _id: trip._id, ...outdated },
         { $set: { summaryJson: tripSummaryJson(trip), summaryVersion: SUMMARY_VERSION } },
       );
+      if (result.modifiedCount === 1) owners.add(trip.ownerId);
     }
+    for (const owner of owners) await this.versions.bump(owner);
   }
 
-  /** Inserts a new trip with its `trip.created` event already in `outbox` (one write). */
+  /**
+   * Inserts a new trip with its `trip.created` event already in `outbox` (one write), then
+   * bumps its owner's list version.
+   */
   async insert(trip: TripDoc): Promise<void> {
     await this.collection.insertOne(withPendingFlag(trip));
+    await this.versions.bump(trip.ownerId);
+  }
+
+  /**
+   * The owner's list version: read before `listSummaries` by a reader that keeps the list
+   * (`usecases/list-my-trips.ts`).
+   */
+  async listVersion(ownerId: string): Promise<number> {
+    return this.versions.current(ownerId);
   }
 
   /** The owner's trips, newest first; soft-deleted ones (pending removal) excluded. */
@@ -141,22 +168,31 @@ export class TripsRepo {
   /**
    * Records a photo's display variant (at `destinations.<d>.photos.<p>`, which never move: a
    * trip does not change) and takes it off `pendingVariants`, dropping the field once it is
-   * empty. False when the trip is gone or deleted, or the variant was recorded already.
+   * empty; bumps the owner's list version (the photo's URL in the list loses `?pending=1`).
+   * False when the trip is gone or deleted, or the variant was recorded already.
    */
   async setDisplay(
-    tripId: string,
+    trip: Pick<TripDoc, '_id' | 'ownerId'>,
     position: { destination: number; photo: number },
     photoId: string,
     display: StoredVariant,
   ): Promise<boolean> {
     const path = `destinations.${position.destination}.photos.${position.photo}`;
     const result = await this.collection.updateOne(
-      { _id: tripId, ...notDeleted, pendingVariants: photoId, [`${path}.id`]: photoId },
+      {
+        _id: trip._id,
+        ownerId: trip.ownerId,
+        ...notDeleted,
+        pendingVariants: photoId,
+        [`${path}.id`]: photoId,
+      },
       { $set: { [`${path}.display`]: display }, $pull: { pendingVariants: photoId } },
     );
     if (result.modifiedCount !== 1) return false;
+    await this.versions.bump(trip.ownerId);
+    // an empty `pendingVariants` lists the same as none: no bump for this one
     await this.collection.updateOne(
-      { _id: tripId, pendingVariants: { $size: 0 } },
+      { _id: trip._id, pendingVariants: { $size: 0 } },
       { $unset: { pendingVariants: '' } },
     );
     return true;
@@ -183,8 +219,9 @@ export class TripsRepo {
 
   /**
    * Marks the trip deleted and queues its `trip.deleted` event in one single-document update;
-   * the outbox relay publishes the event and then removes the document. Returns false when the
-   * trip was not (or no longer) the owner's live trip, e.g. a concurrent delete won.
+   * the outbox relay publishes the event and then removes the document; then bumps the owner's
+   * list version. Returns false when the trip was not (or no longer) the owner's live trip,
+   * e.g. a concurrent delete won (nothing changed: no bump).
    */
   async softDelete(
     id: string,
@@ -196,6 +233,8 @@ export class TripsRepo {
       { _id: id, ownerId, ...notDeleted },
       withOutboxEvents<TripDoc>({ $set: { deletedAt } }, [event]),
     );
-    return result.modifiedCount === 1;
+    if (result.modifiedCount !== 1) return false;
+    await this.versions.bump(ownerId);
+    return true;
   }
 }

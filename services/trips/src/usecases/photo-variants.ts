@@ -57,7 +57,7 @@ export function createPhotoVariants(deps: PhotoVariantsDeps) {
         return renderVariant(source, originalType, 'display', PHOTO_DISPLAY, join(dir, 'out'));
       }, 'later');
       await deps.photos.putFile(displayKey, variant.path, variant.type.contentType);
-      const recorded = await deps.trips.setDisplay(trip._id, position, photoId, {
+      const recorded = await deps.trips.setDisplay(trip, position, photoId, {
         key: displayKey,
         contentType: variant.type.contentType,
         bytes: variant.bytes,

@@ -15,12 +15,13 @@ import { TripsEnv } from '../../src/config';
 import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
 import { createService, type TripsService, type TripsServiceOptions } from '../../src/service';
 
-export type Harness = TripsService & { bucket: string };
+export type Harness = TripsService & { bucket: string; env: TripsEnv };
 
 /**
  * trips booted by its composition root on a fresh MongoDB database and a fresh bucket for this
  * test file, with its own consumer group (joined before this resolves, reading only what is
- * published from now on). `close()` also drops the database, the bucket and the group. `app`
+ * published from now on). `close()` also drops the database, the bucket and the group; `env`
+ * boots another instance on the same ones (`createService`). `app`
  * is called as the gateway calls it (test-kit `throughGateway`: the identity `as(userId)` names
  * comes with a valid identity proof); over real HTTP use test-kit's `gatewayHeaders`.
  */
@@ -48,7 +49,7 @@ export async function startTrips(
     await close();
     throw err;
   }
-  return { ...svc, app: throughGateway(svc.app), bucket, close };
+  return { ...svc, app: throughGateway(svc.app), bucket, env, close };
 }
 
 /** The identity header of a signed-in user (`h.app` adds the gateway's proof of it). */

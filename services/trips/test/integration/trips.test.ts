@@ -351,7 +351,14 @@ describe('the list of trips stored before their summary was kept', () => {
       { _id: recent._id },
       { $set: { summaryJson: Buffer.from('{"stale":true}'), summaryVersion: 0 } },
     );
+    // the list kept by this instance still answers (nothing bumped the owner's list version)
+    const { misses } = h.mytrips.stats();
     expect(await list()).toEqual(before);
+    expect(h.mytrips.stats().misses).toBe(misses);
+    // read again (as after a write): made at read time
+    await h.trips.versions.bump(owner);
+    expect(await list()).toEqual(before);
+    expect(h.mytrips.stats().misses).toBe(misses + 1);
     expect(before[1]!.destinations.map((d) => [d.story, d.photos.length])).toEqual([
       [storyPreview(long), 1],
       ['', 1],
@@ -366,7 +373,9 @@ describe('the list of trips stored before their summary was kept', () => {
       expect(doc.summaryVersion).toBe(SUMMARY_VERSION);
       expect(JSON.parse(doc.summaryJson.toString())).toEqual(before.find((t) => t._id === doc._id));
     }
+    // the owner's list version was bumped by it: read again
     expect(await list()).toEqual(before);
+    expect(h.mytrips.stats().misses).toBe(misses + 2);
   });
 });
 
