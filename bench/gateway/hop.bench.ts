@@ -63,6 +63,8 @@ interface Proc {
 
 const children: ChildProcess[] = [];
 process.once('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+// interrupted (Ctrl-C, a timeout): exit, so that the hook above stops every child
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
 
 async function start(role: string, env: Record<string, string>, execArgv: string[] = []) {
   const port = await freePort();
