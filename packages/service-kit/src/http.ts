@@ -144,3 +144,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     );
   });
 }
+
+/**
+ * Whether an `Accept-Encoding` header value takes `encoding` (RFC 9110 12.5.3): named, or `*`,
+ * with a q-value above 0; a named `;q=0` refuses it whatever `*` says.
+ */
+export function acceptsEncoding(header: string | string[] | undefined, encoding: string): boolean {
+  if (header === undefined) return false;
+  let wildcard = false;
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (name.trim() === encoding) return accepted;
+    if (name.trim() === '*') wildcard = accepted;
+  }
+  return wildcard;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { gatewayHeaders, TEST_IDENTITY_PROOF_SECRET, throughGateway } from '@wayfarer/test-kit';
-import { createHttpApp } from '../src/http';
+import { acceptsEncoding, createHttpApp } from '../src/http';
 import { HttpError } from '../src/errors';
 import { clientIpOf, identityOf, requireUserId } from '../src/identity';
 import { createLogger } from '../src/logger';
@@ -145,5 +145,28 @@ describe('createHttpApp', () => {
     const res = await app().inject('/nope');
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('not_found');
+  });
+});
+
+describe('acceptsEncoding', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br', true],
+    ['BR;q=0.5', true],
+    ['gzip, *', true],
+    ['*;q=0.1', true],
+    ['gzip', false],
+    ['br;q=0', false],
+    ['br;q=0.0, *', false],
+    ['*;q=0', false],
+    ['identity', false],
+    ['', false],
+  ])('%j takes br: %s', (header, takes) => {
+    expect(acceptsEncoding(header, 'br')).toBe(takes);
+  });
+
+  it('reads a repeated header and an absent one', () => {
+    expect(acceptsEncoding(['gzip', 'br'], 'br')).toBe(true);
+    expect(acceptsEncoding(undefined, 'br')).toBe(false);
   });
 });

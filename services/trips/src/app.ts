@@ -9,6 +9,7 @@ import type { TripDoc } from './domain/trip';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
+import type { MyTripsBody } from './usecases/list-my-trips';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 
@@ -38,7 +39,7 @@ export interface TripsDeps {
   /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
   variants: { enqueue(trip: TripDoc): void };
   /** This instance's kept `GET /api/mytrips` bodies (`MYTRIPS_CACHE_MAX_BYTES`). */
-  mytrips: MyTripsCache;
+  mytrips: MyTripsCache<MyTripsBody>;
 }
 
 /** What the route modules share. */
@@ -55,7 +56,7 @@ export interface TripsContext {
   uploadLeaseMs: number;
   images: ImageQueue;
   variants: { enqueue(trip: TripDoc): void };
-  mytrips: MyTripsCache;
+  mytrips: MyTripsCache<MyTripsBody>;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */

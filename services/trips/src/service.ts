@@ -14,6 +14,7 @@ import { FRIENDSHIP_CONSUMER } from './events/friendships';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
+import type { MyTripsBody } from './usecases/list-my-trips';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 import { createPhotoVariants } from './usecases/photo-variants';
@@ -93,7 +94,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     onClose(() => janitor.stop());
 
     // the owner's list, kept while their list version (in MongoDB, bumped by writes) holds
-    const mytrips = new MyTripsCache({
+    const mytrips = new MyTripsCache<MyTripsBody>({
       maxBytes: env.MYTRIPS_CACHE_MAX_BYTES,
       ttlMs: MYTRIPS_CACHE_TTL_MS,
     });

@@ -1,4 +1,4 @@
-import { notFound, requireUserId } from '@wayfarer/service-kit';
+import { acceptsEncoding, notFound, requireUserId } from '@wayfarer/service-kit';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
 import { isTripId, toApiTrip } from '../domain/trip';
@@ -17,8 +17,14 @@ export function tripRoutes(ctx: TripsContext): void {
     const userId = requireUserId(request);
     // kept by this instance while the owner's list version is unchanged; else the stored
     // summaries (JSON already) joined, not parsed and serialized again
-    const body = await listMyTrips(ctx, userId);
-    return reply.type('application/json; charset=utf-8').send(body);
+    const list = await listMyTrips(ctx, userId);
+    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+    // a kept list goes encoded as it was kept when the client takes brotli (the gateway
+    // passes an encoded answer through, so neither end compresses it again per request)
+    if (list.br && acceptsEncoding(request.headers['accept-encoding'], 'br')) {
+      return reply.header('content-encoding', 'br').send(list.br);
+    }
+    return reply.send(list.json);
   });
 
   app.get<IdParams>('/api/trips/:id', async (request) => {

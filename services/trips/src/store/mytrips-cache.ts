@@ -31,9 +31,14 @@ export interface MyTripsCacheStats {
   bytes: number;
 }
 
-interface Entry {
+/** What is kept: anything with a length in bytes (a Buffer, or the list with its encodings). */
+export interface Sized {
+  readonly length: number;
+}
+
+interface Entry<T> {
   version: number;
-  body: Buffer;
+  body: T;
   bytes: number;
   expiresAt: number;
 }
@@ -44,11 +49,11 @@ const ENTRY_OVERHEAD_BYTES = 128;
 /** How long a kept list answers at most (see the module's comment). */
 export const MYTRIPS_CACHE_TTL_MS = 60_000;
 
-export class MyTripsCache {
+export class MyTripsCache<T extends Sized = Buffer> {
   /** Owner id -> entry, least recently used first (a hit moves its entry last). */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, Entry<T>>();
   /** Lists being made, by owner and version: concurrent misses share one. */
-  private readonly loading = new Map<string, Promise<Buffer>>();
+  private readonly loading = new Map<string, Promise<T>>();
   private bytes = 0;
   private readonly now: () => number;
   private readonly counters = { hits: 0, misses: 0, shared: 0, evicted: 0 };
@@ -66,7 +71,7 @@ export class MyTripsCache {
    * The owner's body kept under `version` (then the most recently used), or undefined: none
    * kept, kept under another version (dropped if older), or too old (dropped).
    */
-  get(ownerId: string, version: number): Buffer | undefined {
+  get(ownerId: string, version: number): T | undefined {
     const entry = this.entries.get(ownerId);
     if (!entry) return undefined;
     if (entry.version !== version || entry.expiresAt <= this.now()) {
@@ -83,7 +88,7 @@ export class MyTripsCache {
    * Keeps `body` as the owner's list at `version` (the version read before the list was made),
    * unless a body of a newer version is kept already or it does not fit.
    */
-  set(ownerId: string, version: number, body: Buffer): boolean {
+  set(ownerId: string, version: number, body: T): boolean {
     const bytes = body.length + ownerId.length + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.options.maxBytes) return false;
     const kept = this.entries.get(ownerId);
@@ -110,7 +115,7 @@ export class MyTripsCache {
    * one is not kept. `version` must have been read before `load()` starts (see the README's
    * "The list's cache").
    */
-  async read(ownerId: string, version: number, load: () => Promise<Buffer>): Promise<Buffer> {
+  async read(ownerId: string, version: number, load: () => Promise<T>): Promise<T> {
     const kept = this.get(ownerId, version);
     if (kept) {
       this.counters.hits++;

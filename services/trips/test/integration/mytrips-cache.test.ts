@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Trip, TripSummary } from '@wayfarer/contracts';
 import { throughGateway } from '@wayfarer/test-kit';
@@ -54,6 +55,30 @@ describe('GET /api/mytrips from the instanceâ€™s cache, kept right by the ownerâ
       expect(hit.headers[name]).toBe(miss.headers[name]);
     }
     expect(miss.json<TripSummary[]>().map((t) => t._id)).toEqual([first._id]);
+  });
+
+  it('a client that takes brotli gets the kept list encoded once, the same JSON; others get it plain', async () => {
+    const plain = await listOf(owner);
+    for (const accept of ['gzip, deflate, br', 'br;q=1.0, *;q=0.1']) {
+      const res = await h.app.inject({
+        url: '/api/mytrips',
+        headers: { ...as(owner), 'accept-encoding': accept },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    }
+    for (const accept of ['gzip', 'br;q=0, gzip', 'identity']) {
+      const res = await h.app.inject({
+        url: '/api/mytrips',
+        headers: { ...as(owner), 'accept-encoding': accept },
+      });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.rawPayload.equals(plain.rawPayload)).toBe(true);
+    }
   });
 
   it('a trip created shows in the list as soon as it is answered', async () => {
