@@ -48,6 +48,7 @@ for dir in packages/* services/* gateway frontend; do
   run_suite "$(echo "$dir" | tr '/' '-')" "$dir"
 done
 run_suite deploy deploy
+run_suite scripts scripts # the stack runner (restarts, with real processes)
 
 ensure_frontend_build
 run_suite e2e e2e

@@ -19,6 +19,7 @@ interface Service {
   ports?: string[];
   healthcheck?: Healthcheck;
   depends_on?: Record<string, { condition?: string }> | string[];
+  restart?: string;
 }
 
 const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service> };
@@ -177,6 +178,12 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(read('docker-compose.yml')).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
+  });
+
+  it('starts every app service again when it crashes (as the local stack runner does)', () => {
+    for (const name of Object.keys(APPS)) {
+      expect(services[name]?.restart, name).toMatch(/^(unless-stopped|on-failure|always)$/);
+    }
   });
 
   it('publishes infra only on loopback', () => {

@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { loadIdentityProofSecret } from '@wayfarer/service-kit';
 import { ensureDatabase } from '@wayfarer/service-kit/pg';
 import { testInfra } from '@wayfarer/test-kit';
+import {
+  crashesInARowAfter,
+  restartDelayMs,
+  restartLine,
+  RESTART_POLICY,
+  shouldRestart,
+  type RestartPolicy,
+} from './restart-policy';
 import { DEFAULT_PORTS, STACK, type StackContext, type StackPorts } from './services';
 import { rotatingLog } from './rotating-log';
 
@@ -17,6 +25,31 @@ export interface StackOptions {
   logLevel?: string;
   /** Echo service logs to this process's stdout (prefixed) as well as to log files. */
   echo?: boolean;
+  /** Only these processes of `STACK` (names, e.g. ['auth', 'gateway']); default: all of them. */
+  only?: readonly string[];
+  /**
+   * Where the runner's own lines go (a process exited and is restarted, is ready again); default
+   * stderr, prefixed `[stack]`.
+   */
+  log?: (line: string) => void;
+  /** Extra env of some processes, by name (e.g. `{ gateway: { FRONTEND_DIST: '' } }`: API only). */
+  env?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The restart back-off (tests of the runner may shorten it); default `RESTART_POLICY`. */
+  restartPolicy?: RestartPolicy;
+}
+
+/** One process of a running stack, as the runner sees it. */
+export interface ProcessStatus {
+  name: string;
+  /** The current child's pid (the last one, when it is not running). */
+  pid: number | undefined;
+  /**
+   * 'running': up (ready or starting); 'restarting': exited on its own, waiting for its back-off
+   * before it is started again; 'stopped': stopped on purpose (`stopProcess`, `stop`).
+   */
+  state: 'running' | 'restarting' | 'stopped';
+  /** Restarts after exits the runner did not ask for, since the stack started. */
+  restarts: number;
 }
 
 export interface RunningStack {
@@ -27,13 +60,18 @@ export interface RunningStack {
   identityProofSecret: string;
   /**
    * Stops every process at once (SIGTERM, then SIGKILL after 10 s); `alreadySignalled` delays the
-   * SIGTERM by a second (the processes got the Ctrl-C themselves).
+   * SIGTERM by a second (the processes got the Ctrl-C themselves). Nothing is restarted after.
    */
   stop(options?: { alreadySignalled?: boolean }): Promise<void>;
-  /** Stops one process (tests use it to see how the product behaves when a service is down). */
+  /**
+   * Stops one process (tests use it to see how the product behaves when a service is down); it
+   * stays down, not restarted, until `startProcess`.
+   */
   stopProcess(name: string): Promise<void>;
   /** Starts a stopped process again, with the same env, and waits until it is ready. */
   startProcess(name: string): Promise<void>;
+  /** Each process: pid, state, restarts (tests check that nothing crashed meanwhile). */
+  processes(): ProcessStatus[];
 }
 
 /**
@@ -57,12 +95,16 @@ function terminate(child: ChildProcess, alreadySignalled = false): Promise<void>
   });
 }
 
+const running = (child: ChildProcess | undefined): boolean =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
+
 async function waitReady(name: string, port: number, child: ChildProcess, logFile: string) {
   const deadline = Date.now() + 60_000;
   let last = '';
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`${name} exited with code ${child.exitCode} while starting; see ${logFile}`);
+    if (!running(child)) {
+      const how = child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`;
+      throw new Error(`${name} exited with ${how} while starting; see ${logFile}`);
     }
     try {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -76,12 +118,34 @@ async function waitReady(name: string, port: number, child: ChildProcess, logFil
   throw new Error(`${name} was not ready on port ${port} after 60 s (${last}); see ${logFile}`);
 }
 
-/** Starts every process of the stack against the infra of deploy/local (or env), in order. */
+/** One supervised process: its current child and its restart history. */
+interface Slot {
+  name: string;
+  launch: () => Promise<void>;
+  child?: ChildProcess;
+  /** Cleared by `stopProcess` (a stop asked for: its exit is not restarted), set by a start. */
+  wanted: boolean;
+  /** Ready once: from then on, an exit it did not ask for is restarted. */
+  supervised: boolean;
+  readyAt: number | null;
+  crashesInARow: number;
+  restarts: number;
+  restartTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Starts every process of the stack (or `only` some) against the infra of deploy/local (or env),
+ * in order, and supervises them: a process that exits without being asked to (a crash, a kill -9,
+ * out of memory) is restarted after a back-off (`restart-policy.ts`), with a line on the runner's
+ * output.
+ */
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const namespace = options.namespace ?? '';
   const dataDir = join(root, '.data');
   const logDir = join(dataDir, 'logs', namespace || 'dev');
   mkdirSync(logDir, { recursive: true });
+  const say = options.log ?? ((line: string) => process.stderr.write(`[stack] ${line}\n`));
+  const policy = options.restartPolicy ?? RESTART_POLICY;
   const ctx: StackContext = {
     root,
     infra: testInfra(),
@@ -96,70 +160,128 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       SESSION_KEY_DIR: join(dataDir, 'keys'),
     }).toString(),
   };
-  const children = new Map<string, ChildProcess>();
-  const launchers = new Map<string, () => Promise<void>>();
+  const only = options.only ? new Set(options.only) : null;
+  for (const name of only ?? []) {
+    if (!STACK.some((p) => p.name === name)) throw new Error(`no process named ${name} in STACK`);
+  }
+  const slots = new Map<string, Slot>();
+  let stopping = false;
   // never leave services behind: if this process ends for any reason, they end too
   process.once('exit', () => {
-    for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const slot of slots.values()) if (running(slot.child)) slot.child?.kill('SIGKILL');
   });
+
+  /** A child exited: restarted after its back-off, unless the exit was asked for. */
+  const onExit = (
+    slot: Slot,
+    child: ChildProcess,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ) => {
+    if (slot.child !== child || !slot.supervised) return; // an old child; or the first start
+    if (!shouldRestart({ stackStopping: stopping, stopAsked: !slot.wanted })) return;
+    const readyFor = slot.readyAt === null ? null : Date.now() - slot.readyAt;
+    slot.readyAt = null;
+    slot.crashesInARow = crashesInARowAfter(slot.crashesInARow, readyFor, policy);
+    slot.restarts += 1;
+    const delay = restartDelayMs(slot.crashesInARow, policy);
+    const number = slot.restarts;
+    say(restartLine(slot.name, { code, signal }, delay, number));
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = undefined;
+      if (stopping || !slot.wanted) return;
+      slot.launch().then(
+        () => say(`${slot.name} is ready again (restart ${number}, pid ${slot.child?.pid})`),
+        // an exit while starting is restarted by onExit; a start that hangs is only reported
+        (err: Error) => {
+          if (!stopping && slot.wanted)
+            say(`${slot.name} restart ${number} failed: ${err.message}`);
+        },
+      );
+    }, delay);
+  };
+
   // every process at once: each drains for a few seconds in parallel, not one after another
   const stop = async ({ alreadySignalled = false } = {}) => {
-    await Promise.all([...children.values()].map((child) => terminate(child, alreadySignalled)));
+    stopping = true;
+    for (const slot of slots.values()) clearTimeout(slot.restartTimer);
+    await Promise.all(
+      [...slots.values()].flatMap((slot) =>
+        slot.child ? [terminate(slot.child, alreadySignalled)] : [],
+      ),
+    );
   };
 
   try {
     for (const proc of STACK) {
+      if (only && !only.has(proc.name)) continue;
       const dbUrls: Record<string, string> = {};
       for (const db of proc.databases ?? []) {
         const name = namespace ? `${db}_${namespace}` : db;
         dbUrls[db] = await ensureDatabase(ctx.infra.pgUrl, name);
       }
       const port = proc.port(ctx);
-      const env = proc.env(ctx, (db) => {
-        const url = dbUrls[db];
-        if (!url) throw new Error(`${proc.name} asked for undeclared database ${db}`);
-        return url;
-      });
+      const env = {
+        ...proc.env(ctx, (db) => {
+          const url = dbUrls[db];
+          if (!url) throw new Error(`${proc.name} asked for undeclared database ${db}`);
+          return url;
+        }),
+        ...options.env?.[proc.name],
+      };
       const logFile = join(logDir, `${proc.name}.log`);
       // rotated by size (10 MB x 3 files), so a long-running stack does not fill the disk
       const log = rotatingLog(logFile);
-      const launch = async () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          cwd: join(root, proc.dir),
-          env: {
-            ...process.env,
-            ...env,
-            NODE_ENV: process.env.NODE_ENV ?? 'production',
-            // the service exits if this supervisor disappears (e.g. killed with SIGKILL)
-            WAYFARER_SUPERVISOR_PID: String(process.pid),
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        children.set(proc.name, child);
-        for (const stream of [child.stdout, child.stderr]) {
-          stream?.pipe(log, { end: false });
-          if (options.echo) {
-            stream?.on('data', (chunk: Buffer) => {
-              for (const line of chunk.toString().split('\n')) {
-                if (line) process.stdout.write(`[${proc.name}] ${line}\n`);
-              }
-            });
+      const slot: Slot = {
+        name: proc.name,
+        wanted: true,
+        supervised: false,
+        readyAt: null,
+        crashesInARow: 0,
+        restarts: 0,
+        launch: async () => {
+          const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+            cwd: join(root, proc.dir),
+            env: {
+              ...process.env,
+              ...env,
+              NODE_ENV: process.env.NODE_ENV ?? 'production',
+              // the service exits if this supervisor disappears (e.g. killed with SIGKILL)
+              WAYFARER_SUPERVISOR_PID: String(process.pid),
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          slot.child = child;
+          child.once('exit', (code, signal) => onExit(slot, child, code, signal));
+          for (const stream of [child.stdout, child.stderr]) {
+            stream?.pipe(log, { end: false });
+            if (options.echo) {
+              stream?.on('data', (chunk: Buffer) => {
+                for (const line of chunk.toString().split('\n')) {
+                  if (line) process.stdout.write(`[${proc.name}] ${line}\n`);
+                }
+              });
+            }
           }
-        }
-        await waitReady(proc.name, port, child, logFile);
+          await waitReady(proc.name, port, child, logFile);
+          if (slot.child === child) {
+            slot.readyAt = Date.now();
+            slot.supervised = true;
+          }
+        },
       };
-      launchers.set(proc.name, launch);
-      await launch();
+      slots.set(proc.name, slot);
+      await slot.launch();
     }
   } catch (err) {
     await stop();
     throw err;
   }
 
-  const known = (name: string) => {
-    const launch = launchers.get(name);
-    if (!launch) throw new Error(`no process named ${name} in the stack`);
-    return launch;
+  const known = (name: string): Slot => {
+    const slot = slots.get(name);
+    if (!slot) throw new Error(`no process named ${name} in the stack`);
+    return slot;
   };
   return {
     url: `http://localhost:${ctx.ports.gateway}`,
@@ -168,15 +290,27 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     identityProofSecret: ctx.identityProofSecret,
     stop,
     async stopProcess(name) {
-      known(name);
-      const child = children.get(name);
-      if (child) await terminate(child);
+      const slot = known(name);
+      slot.wanted = false;
+      clearTimeout(slot.restartTimer);
+      slot.restartTimer = undefined;
+      if (slot.child) await terminate(slot.child);
     },
     async startProcess(name) {
-      const launch = known(name);
-      const child = children.get(name);
-      if (child && child.exitCode === null && child.signalCode === null) return;
-      await launch();
+      const slot = known(name);
+      slot.wanted = true;
+      clearTimeout(slot.restartTimer);
+      slot.restartTimer = undefined;
+      if (running(slot.child)) return;
+      await slot.launch();
+    },
+    processes() {
+      return [...slots.values()].map((slot) => ({
+        name: slot.name,
+        pid: slot.child?.pid,
+        state: running(slot.child) ? 'running' : slot.restartTimer ? 'restarting' : 'stopped',
+        restarts: slot.restarts,
+      }));
     },
   };
 }
