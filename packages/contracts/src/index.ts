@@ -8,3 +8,4 @@ export * from './places';
 export * from './bodies';
 export * from './bucketlist';
 export * from './chat';
+export * from './idempotency';

@@ -10,3 +10,4 @@ export * from './lifecycle';
 export * from './service';
 export * from './kafka';
 export * from './relay';
+export * from './idempotency';

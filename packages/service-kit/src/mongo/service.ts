@@ -9,6 +9,7 @@ import { createLogger } from '../logger';
 import { loadIdentityProofSecret, type IdentityProofEnv } from '../identity-proof';
 import type { OutboxRelay } from '../relay';
 import { connectMongo } from './connect';
+import { startIdempotencyPruner, type MongoIdempotency } from './idempotency';
 import { startMongoOutboxRelay } from './outbox';
 
 /** Env fragment of a MongoDB service whose database is `defaultDb` unless MONGO_DB says. */
@@ -45,6 +46,11 @@ export interface MongoServiceOptions<S> {
   /** Makes the service's stores on the database and prepares them (indexes). */
   stores: (db: Db) => Promise<S>;
   onClose: (closer: Closer) => void;
+  /**
+   * The stores' idempotent creates (`MongoIdempotency`): their unique index is made at start
+   * and their expired keys pruned every 10 minutes until close.
+   */
+  idempotent?: (stores: S) => MongoIdempotency[];
 }
 
 export interface MongoServiceOutbox<S> {
@@ -77,6 +83,12 @@ export async function openMongoService<S>(
   const { client, db } = await connectMongo(env.MONGO_URL, env.MONGO_DB);
   onClose(() => client.close());
   const stores = await options.stores(db);
+  if (options.idempotent) {
+    const idempotent = options.idempotent(stores);
+    for (const store of idempotent) await store.init();
+    const pruner = startIdempotencyPruner({ stores: idempotent, logger });
+    onClose(() => pruner.stop());
+  }
 
   const kafka = createKafka({ clientId: name, brokers: env.KAFKA_BROKERS, logger });
   const opened = { logger, identityProofSecret, client, db, stores, kafka };

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
 import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
+import { pruneIdempotencyKeys } from './idempotency';
 import type { Migration } from './migrate';
 import { checkout } from './pool';
 
@@ -57,7 +58,9 @@ export interface OutboxRelayOptions extends RelayOptions {
 /**
  * One bounded round of pruning: published outbox rows, and the markers of this database's
  * idempotent consumers (`processed_events`, when the service has that table), older than
- * `retentionMs`. Unpublished rows are never touched. Returns the number of rows removed.
+ * `retentionMs`; and the keys of idempotent creates (`idempotency_keys`, when the service has
+ * that table) older than their own `IdempotencyLimits.retentionMs`. Unpublished rows are never
+ * touched. Returns the number of rows removed.
  */
 export async function pruneOutboxHistory(
   pool: pg.Pool,
@@ -86,7 +89,8 @@ export async function pruneOutboxHistory(
     );
     markers = result.rowCount ?? 0;
   }
-  return (published.rowCount ?? 0) + markers;
+  const keys = await pruneIdempotencyKeys(pool, batchSize);
+  return (published.rowCount ?? 0) + markers + keys;
 }
 
 /**
