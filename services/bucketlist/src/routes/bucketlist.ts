@@ -6,7 +6,14 @@ import {
   type BucketListResponse,
   type BucketListVisitResponse,
 } from '@wayfarer/contracts';
-import { notFound, parse, requireUserId } from '@wayfarer/service-kit';
+import {
+  jsonIdempotencyClaim,
+  notFound,
+  parse,
+  recordedAnswer,
+  requireUserId,
+  sendOutcome,
+} from '@wayfarer/service-kit';
 import { isItemId } from '../domain/visits';
 import type { BucketListContext } from '../app';
 
@@ -22,14 +29,18 @@ export function bucketListRoutes(ctx: BucketListContext): void {
     return body;
   });
 
+  /** Takes an `Idempotency-Key`: a retry with it answers the first answer, adding nothing. */
   app.post('/api/bucketlist', async (request, reply) => {
     const userId = requireUserId(request);
+    const claim = jsonIdempotencyClaim(request, userId);
     // unknown keys (an ownerId, an _id) are dropped by the schema
     const input = parse(NewBucketListItem, request.body);
-    const item = await items.add(userId, input);
-    ctx.relay?.kick();
-    const body: BucketListItemResponse = { data: item };
-    return reply.code(201).send(body);
+    const outcome = await items.add(userId, input, claim, (item) => {
+      const body: BucketListItemResponse = { data: item };
+      return recordedAnswer(201, body);
+    });
+    if (!outcome.replayed) ctx.relay?.kick();
+    return sendOutcome(reply, outcome);
   });
 
   /** The checkbox: the item is marked visited (kept with the time), not erased. */

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BucketListItem, NewBucketListItem, VisitedByTrip } from '@wayfarer/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import type { IdempotencyClaim, IdempotentOutcome, RecordedAnswer } from '@wayfarer/service-kit';
+import {
+  idempotentTransaction,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+} from '@wayfarer/service-kit/pg';
 import type { UnvisitedPlace } from '../domain/visits';
 import { enqueueItemAdded, enqueueItemVisited, enqueueItinerarySaved } from '../events/outbox';
 
@@ -52,8 +58,19 @@ export class ItemsStore {
     return rows.map(toItem);
   }
 
-  async add(ownerId: string, input: NewBucketListItem): Promise<BucketListItem> {
-    return withTransaction(this.pool, async (client) => {
+  /**
+   * Adds a place, with its event, in one transaction; with a `claim` (the request's
+   * `Idempotency-Key`) the key and `answer` are recorded in that same transaction, and a retry
+   * with the key is answered what the first was, adding nothing (service-kit
+   * `idempotentTransaction`).
+   */
+  async add(
+    ownerId: string,
+    input: NewBucketListItem,
+    claim: IdempotencyClaim | null,
+    answer: (item: BucketListItem) => RecordedAnswer,
+  ): Promise<IdempotentOutcome<BucketListItem>> {
+    return idempotentTransaction(this.pool, claim, async (client) => {
       const { rows } = await client.query<ItemRow>(
         `INSERT INTO bucket_items (id, owner_id, place, latitude, longitude, description)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ITEM_COLUMNS}`,
@@ -68,7 +85,7 @@ export class ItemsStore {
       );
       const item = toItem(rows[0]!);
       await enqueueItemAdded(client, ownerId, item);
-      return item;
+      return { answer: answer(item), value: item };
     });
   }
 
