@@ -9,9 +9,20 @@ import {
   type SocialMessageResponse,
   type UserFriendsResponse,
 } from '@wayfarer/contracts';
-import { badRequest, HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
+import {
+  badRequest,
+  HttpError,
+  jsonIdempotencyClaim,
+  notFound,
+  parse,
+  recordedAnswer,
+  requireUserId,
+  sendOutcome,
+  type RecordedAnswer,
+} from '@wayfarer/service-kit';
 import type { SocialContext } from '../app';
 import { decodeFriendsCursor, encodeFriendsCursor } from '../domain/paging';
+import type { AddFriendDecision } from '../domain/requests';
 
 const Params = z.object({ id: z.string().min(1) });
 const FriendsQuery = z.object({
@@ -77,28 +88,16 @@ export function friendRoutes(ctx: SocialContext): void {
     return body;
   });
 
-  app.post('/api/add-friend/:id', async (request) => {
+  /** Takes an `Idempotency-Key`: a retry with it answers the first answer, changing nothing. */
+  app.post('/api/add-friend/:id', async (request, reply) => {
     const userId = requireUserId(request);
+    const claim = jsonIdempotencyClaim(request, userId);
     const { id } = parse(Params, request.params);
-    const decision = await store.addFriend(userId, id);
-    switch (decision.kind) {
-      case 'refuse':
-        if (decision.reason === 'yourself') throw badRequest(SocialMessages.notYourself);
-        if (decision.reason === 'unknownUser') throw notFound(SocialMessages.userNotFound);
-        throw new HttpError(409, SocialMessages.alreadyFriends);
-      case 'befriend': {
-        ctx.relay?.kick();
-        const body: AddFriendResponse = { status: 'friends', message: SocialMessages.nowFriends };
-        return body;
-      }
-      case 'request':
-        ctx.relay?.kick();
-        break;
-      case 'alreadyRequested':
-        break;
+    const outcome = await store.addFriend(userId, id, claim, addFriendAnswer);
+    if (!outcome.replayed && ['request', 'befriend'].includes(outcome.value.kind)) {
+      ctx.relay?.kick();
     }
-    const body: AddFriendResponse = { status: 'requested', message: SocialMessages.requestSent };
-    return body;
+    return sendOutcome(reply, outcome);
   });
 
   /** Only the addressee accepts: a request to anyone else is not found, nothing changes. */
@@ -131,4 +130,26 @@ export function friendRoutes(ctx: SocialContext): void {
     const body: SocialMessageResponse = { message: SocialMessages.unfriended };
     return body;
   });
+}
+
+/**
+ * The answer to `add-friend`'s decision; a refusal throws (inside the store's transaction, so
+ * nothing is written and no key recorded). A request already waiting is answered as a new one.
+ */
+function addFriendAnswer(decision: AddFriendDecision): RecordedAnswer {
+  switch (decision.kind) {
+    case 'refuse':
+      if (decision.reason === 'yourself') throw badRequest(SocialMessages.notYourself);
+      if (decision.reason === 'unknownUser') throw notFound(SocialMessages.userNotFound);
+      throw new HttpError(409, SocialMessages.alreadyFriends);
+    case 'befriend': {
+      const body: AddFriendResponse = { status: 'friends', message: SocialMessages.nowFriends };
+      return recordedAnswer(200, body);
+    }
+    case 'request':
+    case 'alreadyRequested': {
+      const body: AddFriendResponse = { status: 'requested', message: SocialMessages.requestSent };
+      return recordedAnswer(200, body);
+    }
+  }
 }

@@ -1,8 +1,14 @@
-import { pgServiceMigrations, type Migration } from '@wayfarer/service-kit/pg';
+import {
+  idempotencyMigrations,
+  pgServiceMigrations,
+  type Migration,
+} from '@wayfarer/service-kit/pg';
 
 /** social's schema, in order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
   ...pgServiceMigrations,
+  // the keys of POST /api/add-friend/{id} (service-kit idempotent creates)
+  ...idempotencyMigrations,
   {
     id: '001_social',
     sql: `

@@ -8,7 +8,13 @@ import {
   type FriendSummary,
   type SearchUser,
 } from '@wayfarer/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import type { IdempotencyClaim, IdempotentOutcome, RecordedAnswer } from '@wayfarer/service-kit';
+import {
+  idempotentTransaction,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+} from '@wayfarer/service-kit/pg';
 import { decideAddFriend, type AddFriendDecision, type PairState } from '../domain/requests';
 import {
   enqueueFriendRequested,
@@ -49,18 +55,31 @@ export class SocialStore {
   ) {}
 
   /**
-   * `add-friend`: decided by the domain from the pair's state, then applied. Returns the
-   * decision (a refusal changed nothing).
+   * `add-friend`: decided by the domain from the pair's state, then applied, and answered by
+   * `answer` (which throws for a refusal: nothing is written). With a `claim` (the request's
+   * `Idempotency-Key`) the key and the answer are recorded in the same transaction, and a retry
+   * with the key is answered the first answer, changing nothing (service-kit
+   * `idempotentTransaction`): a request sent once stays sent once, even if it was declined or
+   * accepted since.
    */
-  async addFriend(callerId: string, targetId: string): Promise<AddFriendDecision> {
-    if (callerId === targetId) return decideAddFriend(callerId, targetId, noPair);
-    const outcome = await withTransaction(this.pool, async (client) => {
+  async addFriend(
+    callerId: string,
+    targetId: string,
+    claim: IdempotencyClaim | null,
+    answer: (decision: AddFriendDecision) => RecordedAnswer,
+  ): Promise<IdempotentOutcome<AddFriendDecision>> {
+    if (callerId === targetId) {
+      const decision = decideAddFriend(callerId, targetId, noPair);
+      return { replayed: false, answer: answer(decision), value: decision };
+    }
+    const outcome = await idempotentTransaction(this.pool, claim, async (client) => {
       await lockPair(client, callerId, targetId);
       const decision = decideAddFriend(
         callerId,
         targetId,
         await pairState(client, callerId, targetId),
       );
+      const answered = answer(decision);
       if (decision.kind === 'request') {
         const requestId = randomUUID();
         await client.query('INSERT INTO friend_requests (to_id, from_id, id) VALUES ($1, $2, $3)', [
@@ -76,9 +95,11 @@ export class SocialStore {
       } else if (decision.kind === 'befriend') {
         await befriend(client, callerId, targetId);
       }
-      return decision;
+      return { answer: answered, value: decision };
     });
-    if (outcome.kind === 'befriend') this.friendshipsChanged([callerId, targetId]);
+    if (!outcome.replayed && outcome.value.kind === 'befriend') {
+      this.friendshipsChanged([callerId, targetId]);
+    }
     return outcome;
   }
 
