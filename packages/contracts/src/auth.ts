@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, Topics } from './events';
+import { plainText } from './text';
 
 /** Limits shared by the client and the auth service. */
 export const AuthLimits = {
@@ -17,8 +18,7 @@ export const RegisterMessages = {
   pictureTooLarge: `Profile picture must be at most ${AuthLimits.profilePictureMaxBytes / (1024 * 1024)} MB.`,
 } as const;
 
-export const Email = z
-  .string()
+export const Email = plainText()
   .trim()
   .toLowerCase()
   .max(AuthLimits.emailMax, 'Email is too long.')
@@ -26,14 +26,12 @@ export const Email = z
 
 /** Text fields of `POST /api/register` (multipart; profilePicture is a separate file part). */
 export const RegisterFields = z.object({
-  name: z
-    .string()
+  name: plainText()
     .trim()
     .min(1, 'Name is required.')
     .max(AuthLimits.nameMax, `Name must be at most ${AuthLimits.nameMax} characters.`),
   email: Email,
-  password: z
-    .string()
+  password: plainText()
     .min(AuthLimits.passwordMin, `Password must be at least ${AuthLimits.passwordMin} characters.`)
     .max(AuthLimits.passwordMax, `Password must be at most ${AuthLimits.passwordMax} characters.`),
 });
@@ -45,7 +43,7 @@ export type RegisterResponse = z.infer<typeof RegisterResponse>;
 /** `POST /api/login` JSON body. Password length is not checked here: a wrong one is just wrong. */
 export const LoginBody = z.object({
   email: Email,
-  password: z.string().min(1, 'Password is required.').max(AuthLimits.passwordMax),
+  password: plainText().min(1, 'Password is required.').max(AuthLimits.passwordMax),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, Topics } from './events';
+import { plainText } from './text';
 import { Latitude, Longitude } from './trips';
 
 /** Limits of the bucket list and itinerary calls, shared by the client and the service. */
@@ -46,8 +47,7 @@ export type BucketListResponse = z.infer<typeof BucketListResponse>;
 
 /** `POST /api/bucketlist` body (spec section 7): `{place, latitude, longitude, isVisited: false}`. */
 export const NewBucketListItem = z.object({
-  place: z
-    .string({ error: 'Place is required.' })
+  place: plainText('line', { error: 'Place is required.' })
     .trim()
     .min(1, 'Place is required.')
     .max(
@@ -57,8 +57,7 @@ export const NewBucketListItem = z.object({
   latitude: Latitude,
   longitude: Longitude,
   isVisited: z.literal(false, { error: 'A new place cannot already be visited.' }).optional(),
-  description: z
-    .string()
+  description: plainText('multiline')
     .trim()
     .max(
       BucketListLimits.descriptionMax,
@@ -77,8 +76,7 @@ export const BucketListVisitResponse = z.object({ message: z.string(), data: Buc
 export type BucketListVisitResponse = z.infer<typeof BucketListVisitResponse>;
 
 /** One itinerary entry: trimmed, non-empty text (spec section 5). */
-export const ItineraryEntry = z
-  .string({ error: 'Each itinerary item must be text.' })
+export const ItineraryEntry = plainText('line', { error: 'Each itinerary item must be text.' })
   .trim()
   .min(1, 'An itinerary item cannot be empty.')
   .max(
@@ -88,8 +86,7 @@ export const ItineraryEntry = z
 
 /** `POST /api/itinerary` body: the full list, replacing the saved one. */
 export const ItineraryInput = z.object({
-  bucketListId: z
-    .string({ error: 'bucketListId is required.' })
+  bucketListId: plainText('line', { error: 'bucketListId is required.' })
     .trim()
     .min(1, 'bucketListId is required.')
     .max(100, 'bucketListId is too long.'),

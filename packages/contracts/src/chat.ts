@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 /*
  * The chat service's contract (spec sections 3, 4, 7; issue 12): the room id rule, the socket.io
@@ -74,11 +75,11 @@ export const ChatMessages = {
  * optimistic copy.
  */
 export const SendMessage = z.object({
-  to: z.string().min(1),
-  from: z.string().optional(),
-  text: z.string(),
-  timestamp: z.union([z.string(), z.number()]).optional(),
-  clientId: z.string().max(100).optional(),
+  to: plainText().min(1),
+  from: plainText().optional(),
+  text: plainText('multiline'),
+  timestamp: z.union([plainText(), z.number()]).optional(),
+  clientId: plainText().max(100).optional(),
 });
 export type SendMessage = z.infer<typeof SendMessage>;
 

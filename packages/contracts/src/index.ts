@@ -8,4 +8,5 @@ export * from './places';
 export * from './bodies';
 export * from './bucketlist';
 export * from './chat';
+export * from './text';
 export * from './idempotency';

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { defineEvent, Topics } from './events';
+import { plainText } from './text';
 
 export const JournalLimits = { contentMax: 20_000 } as const;
 
 /** `POST /api/journal` body (spec section 7). `date` is the client's current time. */
 export const JournalSaveBody = z.object({
-  destinationId: z.string().trim().min(1).max(100),
-  content: z
-    .string()
-    .max(
-      JournalLimits.contentMax,
-      `A journal holds at most ${JournalLimits.contentMax} characters.`,
-    ),
+  destinationId: plainText().trim().min(1).max(100),
+  content: plainText('multiline').max(
+    JournalLimits.contentMax,
+    `A journal holds at most ${JournalLimits.contentMax} characters.`,
+  ),
   date: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
 });
 export type JournalSaveBody = z.infer<typeof JournalSaveBody>;

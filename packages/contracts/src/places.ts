@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 /** Result limits of `GET /api/places`. */
 export const PlaceSearchLimits = { default: 8, max: 20, queryMax: 100 } as const;
@@ -10,10 +11,9 @@ const limitMessage = `Limit must be a whole number from 1 to ${SEARCH_LIMITS.max
 
 /** `GET /api/places` query string. */
 export const PlacesQuery = z.object({
-  query: z
-    .string({
-      error: (issue) => (issue.input === undefined ? 'Query is required.' : 'Query must be text.'),
-    })
+  query: plainText('line', {
+    error: (issue) => (issue.input === undefined ? 'Query is required.' : 'Query must be text.'),
+  })
     .trim()
     .min(1, 'Query must not be empty.')
     .max(QUERY_MAX, `Query must be at most ${QUERY_MAX} characters.`),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, Topics } from './events';
+import { plainText } from './text';
 
 /** Limits of `POST /api/trips`, shared by the client and the trips service. */
 export const TripLimits = {
@@ -37,8 +38,7 @@ export function isCalendarDate(s: string): boolean {
 }
 
 /** `YYYY-MM-DD` (the spec's date inputs); also accepts a full ISO timestamp and keeps its date. */
-export const DateOnly = z
-  .string()
+export const DateOnly = plainText()
   .trim()
   .regex(ISO_DATE, 'must be a date (YYYY-MM-DD)')
   .refine(isCalendarDate, 'must be a real date')
@@ -68,28 +68,53 @@ const coordinate = (min: number, max: number) =>
 export const Latitude = coordinate(-90, 90);
 export const Longitude = coordinate(-180, 180);
 
+/** What the trips service answers about dates, and the add-trip form shows before sending. */
+export const TripDateMessages = {
+  endBeforeStart: 'The end date must be on or after the start date.',
+} as const;
+
+/**
+ * Whether a range ends before it starts (`YYYY-MM-DD` dates compare as text). The spec's own
+ * service did not check; a trip or destination ending before it starts is refused.
+ */
+export const endsBeforeStart = (range: { startDate: string; endDate: string }): boolean =>
+  range.endDate.slice(0, 10) < range.startDate.slice(0, 10);
+
+/** The order check of a parsed range: run only once both dates are real ones. */
+const endNotBeforeStart = {
+  check: (range: { startDate: string; endDate: string }) => !endsBeforeStart(range),
+  params: {
+    message: TripDateMessages.endBeforeStart,
+    path: ['endDate'],
+    when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0,
+  },
+};
+
 /** One `destinations[i]` group of the multipart form (text fields; photos are files). */
-export const DestinationInput = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Destination name is required.')
-    .max(TripLimits.destinationNameMax),
-  startDate: DateOnly,
-  endDate: DateOnly,
-  latitude: Latitude,
-  longitude: Longitude,
-  story: z.string().max(TripLimits.storyMax).default(''),
-});
+export const DestinationInput = z
+  .object({
+    name: plainText()
+      .trim()
+      .min(1, 'Destination name is required.')
+      .max(TripLimits.destinationNameMax),
+    startDate: DateOnly,
+    endDate: DateOnly,
+    latitude: Latitude,
+    longitude: Longitude,
+    story: plainText('multiline').max(TripLimits.storyMax).default(''),
+  })
+  .refine(endNotBeforeStart.check, endNotBeforeStart.params);
 export type DestinationInput = z.infer<typeof DestinationInput>;
 
 /** The text part of `POST /api/trips` once the multipart fields are grouped. */
-export const TripInput = z.object({
-  name: z.string().trim().max(TripLimits.nameMax).default(''),
-  startDate: DateOnly,
-  endDate: DateOnly,
-  destinations: z.array(DestinationInput).max(TripLimits.destinationsMax),
-});
+export const TripInput = z
+  .object({
+    name: plainText().trim().max(TripLimits.nameMax).default(''),
+    startDate: DateOnly,
+    endDate: DateOnly,
+    destinations: z.array(DestinationInput).max(TripLimits.destinationsMax),
+  })
+  .refine(endNotBeforeStart.check, endNotBeforeStart.params);
 export type TripInput = z.infer<typeof TripInput>;
 
 /** A destination as the API answers it (spec section 3). */

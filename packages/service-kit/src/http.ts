@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { installErrorHandler, type NotFoundHandler } from './errors';
 import { installIdentityProofCheck } from './identity';
+import { installInputChecks } from './inputs';
 import { REQUEST_ID_HEADER, requestIdFrom } from './logger';
 
 /** A named readiness check of one of the service's own stores. Throws when not ready. */
@@ -76,6 +77,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
   installIdentityProofCheck(app, options.identityProofSecret || null);
   installErrorHandler(app, options.notFound);
+  // services only: the gateway forwards bodies and parameters as they are (its own path rules)
+  if (options.identityProofSecret) installInputChecks(app);
 
   // probes are frequent: log them only at warn and above (or quieter if the logger is quieter)
   const quieter = ['silent', 'fatal', 'error'] as const;

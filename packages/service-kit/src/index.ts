@@ -6,6 +6,7 @@ export * from './identity';
 export * from './identity-proof';
 export * from './logger';
 export * from './http';
+export * from './inputs';
 export * from './lifecycle';
 export * from './service';
 export * from './kafka';

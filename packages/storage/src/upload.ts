@@ -6,7 +6,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartParserLimits } from '@wayfarer/contracts';
-import { HttpError, multipartError, type MultipartMessages } from '@wayfarer/service-kit';
+import {
+  drainRequestBody,
+  HttpError,
+  multipartError,
+  type MultipartMessages,
+} from '@wayfarer/service-kit';
 import { SNIFF_BYTES, sniffImage, type ImageType } from './image';
 
 /**
@@ -43,6 +48,11 @@ export interface ImageFormOptions {
   spoolDir: string;
   /** The form's busboy limits (contracts define each form's). */
   limits: MultipartParserLimits;
+  /**
+   * The largest legal body of the form (contracts' `BodyLimits`): after a refusal the rest of
+   * the body is read up to this before the answer goes.
+   */
+  bodyMaxBytes: number;
   messages: ImageFormMessages;
   /** Most bytes all files of the form may have together (none: only `limits.fileSize`). */
   maxTotalFileBytes?: number;
@@ -59,8 +69,11 @@ export interface ImageFormOptions {
 
 /**
  * Reads the multipart form of `request` into spooled image files (in order), handing text parts
- * to `options.field`. Every malformed body or broken limit is a 4xx HttpError; then the rest of
- * the body may be unread, so the connection is closed after the answer.
+ * to `options.field`. Every malformed body or broken limit is a 4xx HttpError, thrown once the
+ * rest of the body has been read and dropped (up to `options.bodyMaxBytes`): the client is
+ * still sending when a file is refused by its first bytes, and answering then would break its
+ * pipe (a network error in a browser, a 502 from the gateway) instead of showing the 4xx. A
+ * body over the limit, or one that stalls, gets the answer with the connection closed.
  */
 export async function readImageForm(
   request: FastifyRequest,
@@ -70,7 +83,7 @@ export async function readImageForm(
   try {
     return await readParts(request, options);
   } catch (err) {
-    reply.header('connection', 'close');
+    await drainRequestBody(request, reply, options.bodyMaxBytes);
     throw err;
   }
 }

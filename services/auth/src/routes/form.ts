@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BodyLimits } from '@wayfarer/contracts';
 import { HttpError } from '@wayfarer/service-kit';
 import { readImageForm, type SpooledImage } from '@wayfarer/storage/upload';
 import {
@@ -31,6 +32,7 @@ export async function readRegistrationForm(
   const files = await readImageForm(request, reply, {
     spoolDir,
     limits: REGISTER_MULTIPART_LIMITS,
+    bodyMaxBytes: BodyLimits.register,
     messages: {
       notMultipart: 'Registration must be sent as multipart/form-data.',
       notAnImage: () => NOT_AN_IMAGE_MESSAGE,

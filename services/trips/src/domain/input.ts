@@ -14,11 +14,13 @@ export function isoDate(now: Date): string {
 /**
  * Turns the grouped form into a validated `TripInput`.
  *
- * Lenient where the spec is (section 5: nothing checks the trip name or dates, nor that the end
- * is after the start; "the trip date range defaults to today for both"): a missing or empty trip
- * date is today, and a missing or empty destination date is the trip's. Strict on junk: a date
- * that is not a real `YYYY-MM-DD`, coordinates that are missing, not numbers or out of range,
- * a destination without a name, too many destinations, a story that is too long. And a form
+ * Lenient where the spec is (section 5: nothing checks the trip name; "the trip date range
+ * defaults to today for both"): a missing or empty trip date is today, and a missing or empty
+ * destination date is the trip's. Strict on junk: a date that is not a real `YYYY-MM-DD`, a trip
+ * or destination that ends before it starts (the spec's service did not check; contracts'
+ * `TripDateMessages.endBeforeStart`, which the add-trip form shows too), text that is not plain
+ * text (contracts' `plainText`), coordinates that are missing, not numbers or out of range, a
+ * destination without a name, too many destinations, a story that is too long. And a form
  * without the trip's own fields (`name`, `startDate`, `endDate`, which the spec's client always
  * sends, empty or not) is not a trip form: an empty or malformed body creates nothing.
  */

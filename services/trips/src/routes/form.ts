@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '@wayfarer/service-kit';
-import { TripLimits } from '@wayfarer/contracts';
+import { BodyLimits, TripLimits } from '@wayfarer/contracts';
 import { readImageForm } from '@wayfarer/storage/upload';
 import {
   describeFile,
@@ -33,6 +33,7 @@ export async function readTripForm(
   const files = await readImageForm(request, reply, {
     spoolDir,
     limits: TRIP_MULTIPART_LIMITS,
+    bodyMaxBytes: BodyLimits.trip,
     maxTotalFileBytes: TripLimits.photosTotalMaxBytes,
     messages: {
       notMultipart: 'A trip must be sent as multipart/form-data.',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TripDateMessages } from '@wayfarer/contracts';
 import { HttpError } from '@wayfarer/service-kit';
 import type { GroupedTripForm } from '../../src/domain/form';
 import { buildTripInput, isoDate } from '../../src/domain/input';
@@ -75,17 +76,44 @@ describe('buildTripInput', () => {
     });
   });
 
-  it('keeps the spec lenient: no name, end before start are fine', () => {
+  it('keeps the spec lenient about the name', () => {
     const input = buildTripInput(
-      form({ trip: { startDate: '2024-02-10', endDate: '2024-02-01' } }),
+      form({ trip: { startDate: '2024-02-01', endDate: '2024-02-10' } }),
       TODAY,
     );
     expect(input).toEqual({
       name: '',
-      startDate: '2024-02-10',
-      endDate: '2024-02-01',
+      startDate: '2024-02-01',
+      endDate: '2024-02-10',
       destinations: [],
     });
+  });
+
+  it('refuses a trip or a destination that ends before it starts (a one-day range is fine)', () => {
+    const trip = error(() =>
+      buildTripInput(form({ trip: { startDate: '2024-02-10', endDate: '2024-02-01' } }), TODAY),
+    );
+    expect(trip.statusCode).toBe(400);
+    expect(trip.message).toBe(`endDate: ${TripDateMessages.endBeforeStart}`);
+    const destination = error(() =>
+      buildTripInput(
+        form({
+          trip: { startDate: '2024-02-01', endDate: '2024-02-10' },
+          destinations: [paris, { ...paris, startDate: '2024-02-05', endDate: '2024-02-04' }],
+        }),
+        TODAY,
+      ),
+    );
+    expect(destination.message).toBe(`destinations.1.endDate: ${TripDateMessages.endBeforeStart}`);
+    // an end before today's default start, and timestamps compared by their dates
+    expect(
+      error(() => buildTripInput(form({ trip: { endDate: '2025-03-08' } }), TODAY)).message,
+    ).toBe(`endDate: ${TripDateMessages.endBeforeStart}`);
+    const oneDay = buildTripInput(
+      form({ trip: { startDate: '2024-02-10T18:00:00Z', endDate: '2024-02-10T08:00:00Z' } }),
+      TODAY,
+    );
+    expect(oneDay).toMatchObject({ startDate: '2024-02-10', endDate: '2024-02-10' });
   });
 
   it('accepts an ISO timestamp and keeps its date', () => {
