@@ -12,6 +12,7 @@ import {
   multipartError,
   type MultipartMessages,
 } from '@wayfarer/service-kit';
+import type { RequestFingerprint } from '@wayfarer/service-kit';
 import { SNIFF_BYTES, sniffImage, type ImageType } from './image';
 
 /**
@@ -65,6 +66,11 @@ export interface ImageFormOptions {
   file(name: string, filename: string): string;
   /** A file was read whole and its head is an image: throw to refuse it (e.g. too many). */
   accept?(file: SpooledImage): void;
+  /**
+   * Fed every part as it is read: each text field, and each file's name and bytes as they
+   * stream (an idempotent create's request fingerprint, service-kit `RequestFingerprint`).
+   */
+  fingerprint?: RequestFingerprint;
 }
 
 /**
@@ -101,7 +107,9 @@ async function readParts(
     for await (const part of request.parts({ limits: options.limits })) {
       const name = part.fieldname;
       if (part.type === 'field') {
-        options.field(name, textValue(part));
+        const value = textValue(part);
+        options.fingerprint?.field(name, value);
+        options.field(name, value);
         continue;
       }
       // busboy leaves the file name undefined when the part has none
@@ -109,6 +117,7 @@ async function readParts(
       let label: string;
       try {
         label = options.file(name, filename);
+        options.fingerprint?.file(name, filename);
       } catch (err) {
         part.file.resume();
         throw err;
@@ -117,6 +126,7 @@ async function readParts(
       const file = await spool(part.file, path, {
         notAnImage: () => new HttpError(400, messages.notAnImage(label)),
         total,
+        fingerprint: options.fingerprint,
         maxTotal: options.maxTotalFileBytes,
         totalTooLarge: () => new HttpError(413, messages.totalTooLarge ?? messages.fileTooLarge),
       });
@@ -155,6 +165,7 @@ async function spool(
   checks: {
     notAnImage: () => Error;
     total: { bytes: number };
+    fingerprint?: RequestFingerprint;
     maxTotal: number | undefined;
     totalTooLarge: () => Error;
   },
@@ -165,6 +176,7 @@ async function spool(
   const sniffer = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
+      checks.fingerprint?.fileBytes(chunk);
       checks.total.bytes += chunk.length;
       if (checks.maxTotal !== undefined && checks.total.bytes > checks.maxTotal) {
         return callback(checks.totalTooLarge());

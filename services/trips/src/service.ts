@@ -44,6 +44,8 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       env,
       stores: openStores,
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.trips.collection] },
+      // POST /api/trips' Idempotency-Keys, kept in the trips (unique index; pruned after 24 h)
+      idempotent: (s) => [s.trips.idempotency],
       onClose,
     });
     const { trips, friendships, pending } = stores;

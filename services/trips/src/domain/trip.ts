@@ -8,7 +8,7 @@ import {
   type TripInput,
   type TripSummary,
 } from '@wayfarer/contracts';
-import type { WithOutbox } from '@wayfarer/service-kit/mongo';
+import type { WithIdempotency, WithOutbox } from '@wayfarer/service-kit/mongo';
 import type { ImageType } from '@wayfarer/storage/image';
 
 /** Public path prefix under which photos are served (through the gateway, session required). */
@@ -56,7 +56,11 @@ export interface DestinationDoc {
 export const SUMMARY_VERSION = 1;
 
 /** A trip as stored: the aggregate, with its pending events in `outbox`. */
-export interface TripDoc extends WithOutbox {
+/**
+ * A trip. `idempotency` (service-kit `WithIdempotency`) is the `Idempotency-Key` of the
+ * `POST /api/trips` that created it, with its answer, written by the insert itself (24 h).
+ */
+export interface TripDoc extends WithOutbox, WithIdempotency {
   _id: string;
   ownerId: string;
   name: string;

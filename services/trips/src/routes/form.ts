@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '@wayfarer/service-kit';
+import { HttpError, type RequestFingerprint } from '@wayfarer/service-kit';
 import { BodyLimits, TripLimits } from '@wayfarer/contracts';
 import { readImageForm } from '@wayfarer/storage/upload';
 import {
@@ -22,17 +22,20 @@ export interface TripForm {
  * trip of 40 large photos does not sit in memory) while its first bytes are sniffed, so a
  * non-image is refused before it is read to the end, and the photos together may not pass
  * TripLimits.photosTotalMaxBytes (413). Any malformed body or broken limit is a 4xx HttpError.
+ * `fingerprint` (an idempotent create's) is fed every part and file as it streams.
  */
 export async function readTripForm(
   request: FastifyRequest,
   reply: FastifyReply,
   spoolDir: string,
+  fingerprint?: RequestFingerprint,
 ): Promise<TripForm> {
   const collector = new TripFormCollector();
   const indexes: number[] = [];
   const files = await readImageForm(request, reply, {
     spoolDir,
     limits: TRIP_MULTIPART_LIMITS,
+    fingerprint,
     bodyMaxBytes: BodyLimits.trip,
     maxTotalFileBytes: TripLimits.photosTotalMaxBytes,
     messages: {

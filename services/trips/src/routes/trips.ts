@@ -1,4 +1,13 @@
-import { acceptsEncoding, notFound, requireUserId } from '@wayfarer/service-kit';
+import {
+  acceptsEncoding,
+  idempotencyKeyOf,
+  notFound,
+  recordedAnswer,
+  RequestFingerprint,
+  requireUserId,
+  sendOutcome,
+  type RecordedAnswer,
+} from '@wayfarer/service-kit';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
 import { isTripId, toApiTrip } from '../domain/trip';
@@ -42,13 +51,27 @@ export function tripRoutes(ctx: TripsContext): void {
     return { deletedTrip: toApiTrip(trip), message: Messages.tripDeleted };
   });
 
+  /**
+   * Takes an `Idempotency-Key`: a retry with it answers the first answer (the same trip),
+   * creating nothing; the key with another form (fields or photo bytes) is a 422.
+   */
   app.post('/api/trips', async (request, reply) => {
     const userId = requireUserId(request);
+    const key = idempotencyKeyOf(request); // a bad key: 400 before the body is read
     return ctx.spool.withRequestDir(async (spool) => {
-      const form = await readTripForm(request, reply, spool);
+      const fingerprint = key === null ? undefined : new RequestFingerprint('POST', request.url);
+      const form = await readTripForm(request, reply, spool, fingerprint);
+      const claim =
+        key === null ? null : { owner: userId, key, fingerprint: fingerprint!.digest() };
       const input = buildTripInput(form.grouped, isoDate(ctx.now()));
-      const trip = await createTrip(ctx, userId, input, form.photos);
-      return reply.code(201).send(toApiTrip(trip));
+      const outcome = await trips.idempotency.run(claim, async (stamp) => {
+        let answer: RecordedAnswer | null = null;
+        const trip = await createTrip(ctx, userId, input, form.photos, (made) =>
+          stamp((answer = recordedAnswer(201, toApiTrip(made)))),
+        );
+        return { answer: answer ?? recordedAnswer(201, toApiTrip(trip)), value: trip };
+      });
+      return sendOutcome(reply, outcome);
     });
   });
 }

@@ -1,6 +1,8 @@
 import type { Collection, Db } from 'mongodb';
 import {
+  MongoIdempotency,
   notDeleted,
+  WITHOUT_IDEMPOTENCY,
   withOutboxEvents,
   withPendingFlag,
   type OutboxEntry,
@@ -15,11 +17,18 @@ import {
 import { ListVersions } from './list-versions';
 
 /**
- * A trip's fields but the pending events, the relay's bookkeeping and the list's stored
- * summary, which nothing reading a whole trip needs.
+ * A trip's fields but the pending events, the relay's bookkeeping, the list's stored summary
+ * and the create's idempotency record, which nothing reading a whole trip needs.
  */
 const TRIP_FIELDS = {
-  projection: { outbox: 0, outboxPending: 0, outboxClaim: 0, summaryJson: 0, summaryVersion: 0 },
+  projection: {
+    outbox: 0,
+    outboxPending: 0,
+    outboxClaim: 0,
+    summaryJson: 0,
+    summaryVersion: 0,
+    ...WITHOUT_IDEMPOTENCY,
+  },
 } as const;
 
 /**
@@ -67,10 +76,16 @@ export class TripsRepo {
   readonly collection: Collection<TripDoc>;
   /** Per owner, the version of what `GET /api/mytrips` answers (`list_versions`). */
   readonly versions: ListVersions;
+  /**
+   * The `Idempotency-Key`s of `POST /api/trips`, kept in the trips they created (service-kit
+   * `MongoIdempotency`: a unique index on them, made and pruned by `openMongoService`).
+   */
+  readonly idempotency: MongoIdempotency;
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<TripDoc>(name);
     this.versions = new ListVersions(db);
+    this.idempotency = new MongoIdempotency(this.collection);
   }
 
   async init(): Promise<void> {
@@ -102,8 +117,9 @@ export class TripsRepo {
   }
 
   /**
-   * Inserts a new trip with its `trip.created` event already in `outbox` (one write), then
-   * bumps its owner's list version.
+   * Inserts a new trip with its `trip.created` event already in `outbox` and, when the request
+   * had an `Idempotency-Key`, its record (one write: a second trip with the same key is refused
+   * by the unique index), then bumps its owner's list version.
    */
   async insert(trip: TripDoc): Promise<void> {
     await this.collection.insertOne(withPendingFlag(trip));

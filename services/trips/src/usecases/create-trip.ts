@@ -1,5 +1,6 @@
 import type { TripInput } from '@wayfarer/contracts';
 import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { WithIdempotency } from '@wayfarer/service-kit/mongo';
 import type { ImageQueue, ObjectStore } from '@wayfarer/storage';
 import {
   ImageRejectedError,
@@ -71,12 +72,18 @@ const UPLOAD_CONCURRENCY = 4;
  * If 3 or 4 fails, every object of this trip is removed again, then the record. If the process
  * dies anywhere in between, the record outlives its lease and the sweeper (`sweep-uploads`)
  * removes the objects, unless the trip exists (then only the record goes).
+ *
+ * `stamp` adds the request's idempotency record to the trip document (service-kit
+ * `MongoIdempotency.run`): when another trip already holds the same key (a concurrent retry
+ * inserted first), the insert is refused with a duplicate key error, and this trip's objects
+ * are removed like after any failed insert.
  */
 export async function createTrip(
   deps: CreateTripDeps,
   ownerId: string,
   input: TripInput,
   files: SpooledPhoto[],
+  stamp: (trip: TripDoc) => WithIdempotency = () => ({}),
 ): Promise<TripDoc> {
   // 1. decode everything first, one photo at a time, within the instance's bound
   const processed: ImageFile[] = [];
@@ -109,7 +116,7 @@ export async function createTrip(
   });
 
   const now = deps.now();
-  const trip = newTripDoc({
+  const made = newTripDoc({
     id: tripId,
     ownerId,
     input,
@@ -117,7 +124,8 @@ export async function createTrip(
     photos,
     now,
   });
-  trip.outbox = [tripCreatedEntry(trip, now)];
+  made.outbox = [tripCreatedEntry(made, now)];
+  const trip: TripDoc = { ...made, ...stamp(made) };
 
   // 2. nothing is written before the upload is recorded
   const lease = new UploadLease(deps, tripId);
