@@ -4,6 +4,7 @@ import {
   createHttpApp,
   IdentityProofMinter,
   infoLineWriter,
+  routePatternOf,
   type Logger,
 } from '@wayfarer/service-kit';
 import { registerCompression } from './compression';
@@ -55,6 +56,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     },
     identityProofSecret: false, // the gateway mints the proofs the services check
     requestLog: false, // its own access log below
+    metricsRoute: false, // on its own loopback port (main.ts), never the public one
+    // in http_request_duration_seconds: the proxy prefix (its routes are `/api/trips` and
+    // `/api/trips/*`) and which service answered, `gateway` when it answered itself
+    requestLabels: (request) => ({
+      route: routePatternOf(request).replace(/\/\*$/, '') || '/',
+      upstream: upstreamTimingOf(request)?.service ?? 'gateway',
+    }),
     fastify: {
       trustProxy: config.TRUST_PROXY,
       // before routing: every later step (route, limits, upstream path) sees the canonical path

@@ -58,11 +58,25 @@ export const GatewayEnv = z.object({
       return (_address, hop) => hop < hops; // trust the first `hops` proxies
     }),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * Where the gateway serves Prometheus's `GET /metrics`: never on its public port, on this
+   * one (default PORT + GATEWAY_METRICS_PORT_OFFSET; 0: any free port) of METRICS_HOST
+   * (default loopback).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return loadConfig(GatewayEnv, env);
+}
+
+/** The gateway's metrics port when METRICS_PORT is unset: its port + 1000 (8080 -> 9080). */
+export const GATEWAY_METRICS_PORT_OFFSET = 1000;
+
+export function metricsPortOf(config: Pick<GatewayConfig, 'PORT' | 'METRICS_PORT'>): number {
+  return config.METRICS_PORT ?? config.PORT + GATEWAY_METRICS_PORT_OFFSET;
 }
 
 export function upstreamUrls(config: GatewayConfig) {

@@ -1,7 +1,13 @@
-import { createLogger, loadIdentityProofSecret, main, runService } from '@wayfarer/service-kit';
+import {
+  createLogger,
+  loadIdentityProofSecret,
+  main,
+  runService,
+  startMetricsServer,
+} from '@wayfarer/service-kit';
 import { loadVerifyKey, publicKeyPem } from '@wayfarer/service-kit/keys';
 import { buildApp } from './app';
-import { loadGatewayConfig } from './config';
+import { loadGatewayConfig, metricsPortOf } from './config';
 import { connectRedis } from './redis';
 
 main('gateway', async () => {
@@ -17,12 +23,18 @@ main('gateway', async () => {
     publicKeyPem: publicKey,
     identityProofSecret,
   });
+  // Prometheus's /metrics, on a port of its own that is never public
+  const metrics = await startMetricsServer({
+    port: metricsPortOf(config),
+    host: config.METRICS_HOST,
+    logger,
+  });
   await runService({
     app,
     port: config.PORT,
     host: config.HOST,
     logger,
-    closers: [() => redis.quit().catch(() => redis.disconnect())],
+    closers: [() => redis.quit().catch(() => redis.disconnect()), () => metrics.close()],
   });
   logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'gateway listening');
 });

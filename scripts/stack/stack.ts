@@ -15,6 +15,7 @@ import {
 } from './restart-policy';
 import { DEFAULT_PORTS, STACK, type StackContext, type StackPorts } from './services';
 import { rotatingLog } from './rotating-log';
+import { NODE_ARGS, telemetryEnv } from './telemetry';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -240,10 +241,11 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         crashesInARow: 0,
         restarts: 0,
         launch: async () => {
-          const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          const child = spawn(process.execPath, [...NODE_ARGS, 'src/main.ts'], {
             cwd: join(root, proc.dir),
             env: {
               ...process.env,
+              ...telemetryEnv(),
               ...env,
               NODE_ENV: process.env.NODE_ENV ?? 'production',
               // the service exits if this supervisor disappears (e.g. killed with SIGKILL)

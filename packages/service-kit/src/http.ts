@@ -11,6 +11,9 @@ import { installErrorHandler, type NotFoundHandler } from './errors';
 import { installIdentityProofCheck } from './identity';
 import { installInputChecks } from './inputs';
 import { REQUEST_ID_HEADER, requestIdFrom } from './logger';
+import { DEPENDENCY_OF_CHECK, reportDependency } from './dependencies';
+import { ensureDefaultMetrics, httpRequestRecorder, metricsText } from './metrics';
+import { UNTRACED_PATHS } from './telemetry/config';
 
 /** A named readiness check of one of the service's own stores. Throws when not ready. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -35,6 +38,24 @@ export interface HttpAppOptions {
    * at warn and above), or false when the caller writes its own (the gateway's access log).
    */
   requestLog?: 'debug' | false;
+  /**
+   * Serve `GET /metrics` (Prometheus, `metrics.ts`) on this app: true (default) for services,
+   * whose port is not public; false for the gateway, which serves it on a loopback-only port
+   * of its own (`startMetricsServer`). Requests are counted either way.
+   */
+  metricsRoute?: boolean;
+  /**
+   * The `route` (and `upstream`) labels of a request in `http_request_duration_seconds`;
+   * default: the route pattern as registered (`unmatched` when none matched). The gateway
+   * names its proxy prefix and the service that answered.
+   */
+  requestLabels?: (request: FastifyRequest) => RequestLabels;
+}
+
+/** Labels of a request's series in `http_request_duration_seconds`. */
+export interface RequestLabels {
+  route: string;
+  upstream?: string;
 }
 
 /**
@@ -75,6 +96,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  installRequestMetrics(app, options.requestLabels);
+  reportDependencies(app, options.readiness ?? {});
   installIdentityProofCheck(app, options.identityProofSecret || null);
   installErrorHandler(app, options.notFound);
   // services only: the gateway forwards bodies and parameters as they are (its own path rules)
@@ -88,6 +111,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     status: 'ok',
     service: options.name,
   }));
+  if (options.metricsRoute !== false) {
+    app.get('/metrics', { logLevel: probeLogLevel }, async (_request, reply) => {
+      const { contentType, body } = await metricsText();
+      return reply.header('content-type', contentType).send(body);
+    });
+  }
   app.get('/readyz', { logLevel: probeLogLevel }, async (request, reply) => {
     const checks = options.readiness ?? {};
     const results: Record<string, string> = {};
@@ -109,6 +138,51 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       .send({ status: ready ? 'ready' : 'not_ready', service: options.name, checks: results });
   });
   return app;
+}
+
+/** The route label of a request no route matched. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The route pattern a request matched (`/api/trips/:id`), or `unmatched`. */
+export function routePatternOf(request: FastifyRequest): string {
+  return request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+}
+
+/**
+ * Counts every answer but probes and scrapes in `http_request_duration_seconds` (by method,
+ * route pattern, status), and turns on the process's default metrics (event-loop lag, heap).
+ */
+function installRequestMetrics(
+  app: FastifyInstance,
+  labels: ((request: FastifyRequest) => RequestLabels) | undefined,
+): void {
+  ensureDefaultMetrics();
+  const record = httpRequestRecorder();
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!UNTRACED_PATHS.has(request.routeOptions.url ?? '')) {
+      const { route, upstream } = labels ? labels(request) : { route: routePatternOf(request) };
+      record(request.method, route, reply.statusCode, reply.elapsedTime / 1000, upstream);
+    }
+    done();
+  });
+}
+
+/**
+ * The readiness checks of the stores (`postgres`, `mongo`, `redis`, `minio`) also report their
+ * dependency in `wayfarer_dependency_up`, while the app is open.
+ */
+function reportDependencies(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
+  const stops = Object.entries(checks).flatMap(([name, check]) => {
+    const dependency = DEPENDENCY_OF_CHECK[name];
+    if (!dependency) return [];
+    return [reportDependency(dependency, () => check().then(() => true))];
+  });
+  if (stops.length > 0) {
+    app.addHook('onClose', (_instance, done) => {
+      for (const stop of stops) stop();
+      done();
+    });
+  }
 }
 
 /**

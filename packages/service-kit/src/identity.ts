@@ -16,8 +16,11 @@ declare module 'fastify' {
   }
 }
 
-/** Routes answered without a proof: the probes of the orchestrator, which carry no identity. */
-const UNPROVEN_ROUTES = new Set(['/healthz', '/readyz']);
+/**
+ * Routes answered without a proof: the probes of the orchestrator and Prometheus's scrape,
+ * which carry no identity (a service's port is not public: the gateway forwards only `/api/*`).
+ */
+const UNPROVEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Installs the one check of the gateway's identity proof (`createHttpApp` does it): every

@@ -11,4 +11,7 @@ export * from './lifecycle';
 export * from './service';
 export * from './kafka';
 export * from './relay';
+export * from './metrics';
+export * from './telemetry/trace';
+export { shutdownTelemetry, tracingActive } from './telemetry/state';
 export * from './idempotency';

@@ -9,6 +9,7 @@ import {
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { parseEnvelope, type EventEnvelope } from '@wayfarer/contracts';
+import { trackConsumerLag } from './consumer-lag';
 
 const levelNames: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -145,6 +146,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     ...CONSUMER_GROUP_TIMINGS,
     retry: { ...CONSUMER_RETRY },
   });
+  // its lag gauges (consumer-lag.ts), until the consumer is disconnected
+  const release = trackConsumerLag(consumer, options.groupId, options.topics);
+  const disconnect = consumer.disconnect;
+  consumer.disconnect = async () => {
+    release();
+    await disconnect();
+  };
   await consumer.connect();
   try {
     await consumer.subscribe({

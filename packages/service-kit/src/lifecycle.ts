@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { shutdownTelemetry } from './telemetry/state';
 
 export type Closer = () => Promise<unknown> | unknown;
 
@@ -69,6 +70,7 @@ export async function runService(options: RunOptions): Promise<void> {
     try {
       await closeApp(app, logger, options.drainTimeoutMs);
       for (const close of options.closers ?? []) await close();
+      await shutdownTelemetry(); // the spans still buffered (nothing when tracing is off)
       logger.info('stopped');
       process.exit(0);
     } catch (err) {

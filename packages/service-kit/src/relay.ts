@@ -2,6 +2,9 @@ import type { Kafka, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Topic } from '@wayfarer/contracts';
 import { createProducer, ensureTopics } from './kafka';
+import { reportDependency } from './dependencies';
+import { gaugeReader } from './metrics';
+import { runUntraced, startPublishSpans } from './telemetry/trace';
 
 /**
  * How long published outbox rows and consumer markers (ids of events a consumer has applied)
@@ -63,6 +66,88 @@ export interface RelayLoopOptions extends RelayOptions {
    * `retentionMs`; returns how many rows it removed.
    */
   pruneOnce?(retentionMs: number, batchSize: number): Promise<number>;
+  /** The outbox's backlog, read when the metrics are scraped (`outboxMetrics`). */
+  backlog?: OutboxBacklogSource;
+}
+
+/** What an outbox holds unpublished. */
+export interface OutboxBacklog {
+  /** Events not yet published. */
+  pending: number;
+  /** When the oldest of them was written (null when none is pending). */
+  oldestCreatedAt: Date | null;
+}
+
+/** How a relay's store reads its backlog (for the metrics). */
+export interface OutboxBacklogSource {
+  read(): Promise<OutboxBacklog>;
+}
+
+/** How long a scrape waits for an outbox read before it reports the last one it had. */
+const BACKLOG_READ_TIMEOUT_MS = 1500;
+
+/** The outboxes of this process (one per service; several when tests boot several). */
+const outboxes = new Set<() => Promise<OutboxBacklog>>();
+let outboxGauges = false;
+
+/**
+ * Exports an outbox's backlog as `wayfarer_outbox_backlog` (events waiting) and
+ * `wayfarer_outbox_oldest_age_seconds` (how long the oldest has waited; 0 when none), without
+ * labels (Prometheus adds the service's); several outboxes in one process add up (the age is
+ * the oldest's). Read once per scrape (both gauges share the read); a read that fails or takes
+ * longer than 1.5 s reports the last one, whose oldest event keeps ageing, so the age still
+ * grows while the database does not answer. Returns the function that stops it.
+ */
+export function outboxMetrics(source: OutboxBacklogSource): () => void {
+  let last: OutboxBacklog = { pending: 0, oldestCreatedAt: null };
+  let reading: Promise<OutboxBacklog> | null = null;
+  let readAt = 0;
+  const current = (): Promise<OutboxBacklog> => {
+    if (!reading && Date.now() - readAt < BACKLOG_READ_TIMEOUT_MS) return Promise.resolve(last);
+    reading ??= source
+      .read()
+      .then(
+        (backlog) => (last = backlog),
+        () => last,
+      )
+      .finally(() => {
+        reading = null;
+        readAt = Date.now();
+      });
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      reading,
+      new Promise<OutboxBacklog>((resolve) => {
+        timer = setTimeout(() => resolve(last), BACKLOG_READ_TIMEOUT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  };
+  exportOutboxGauges();
+  outboxes.add(current);
+  return () => outboxes.delete(current);
+}
+
+function exportOutboxGauges(): void {
+  if (outboxGauges) return;
+  outboxGauges = true;
+  const all = () => Promise.all([...outboxes].map((read) => read()));
+  gaugeReader(
+    { name: 'wayfarer_outbox_backlog', help: 'Outbox events not yet published to Kafka' },
+    async () => (await all()).reduce((sum, b) => sum + b.pending, 0),
+  );
+  gaugeReader(
+    {
+      name: 'wayfarer_outbox_oldest_age_seconds',
+      help: 'Seconds the oldest unpublished outbox event has waited (0 when none waits)',
+    },
+    async () => {
+      const now = Date.now();
+      const ages = (await all()).map((b) =>
+        b.oldestCreatedAt ? (now - b.oldestCreatedAt.getTime()) / 1000 : 0,
+      );
+      return Math.max(0, ...ages);
+    },
+  );
 }
 
 /** Bounded prune rounds per run: a backlog is worked off over several runs, never in one go. */
@@ -86,6 +171,8 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   const pruneBatch = options.pruneBatchSize ?? OUTBOX_PRUNE_BATCH;
   let lastPrune = Number.NEGATIVE_INFINITY;
   let pruning: Promise<number> | null = null;
+  /** Whether the last connect or send reached Kafka (`wayfarer_dependency_up`). */
+  let kafkaOk = true;
 
   async function connect(): Promise<Producer> {
     if (producer) return producer;
@@ -93,6 +180,7 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     const p = createProducer(options.kafka);
     await p.connect();
     producer = p;
+    kafkaOk = true;
     log.info('connected to Kafka');
     return p;
   }
@@ -166,13 +254,15 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     if (timer && timerAt <= at) return;
     if (timer) clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => void tick(), delay);
+    // outside the request that kicked it: publishing continues each event's own trace
+    timer = setTimeout(() => void runUntraced(tick), delay);
   }
 
   async function tick() {
     timer = null;
     try {
       const sent = await runOnce();
+      if (sent > 0) kafkaOk = true;
       if (sent > 0) log.debug({ sent }, 'published outbox events');
       if (failures > 0) log.info({ failures }, 'outbox relay recovered');
       failures = 0;
@@ -180,6 +270,7 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
       schedule(poll);
     } catch (err) {
       failures += 1;
+      if (isKafkaError(err)) kafkaOk = false;
       const backoff = Math.min(5000, poll * 2 ** failures);
       if (failures === 1 || failures % 10 === 0) {
         log.warn(
@@ -194,15 +285,19 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
     }
   }
 
+  const stopMetrics = options.backlog ? outboxMetrics(options.backlog) : null;
+  const stopKafkaCheck = reportDependency('kafka', () => kafkaOk);
   schedule(0);
   return {
     kick() {
       if (failures === 0) schedule(0);
     },
-    flush: runOnce,
-    prune,
+    flush: () => runUntraced(runOnce),
+    prune: () => runUntraced(prune),
     async stop() {
       stopped = true;
+      stopMetrics?.();
+      stopKafkaCheck();
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
       await pruning?.catch(() => undefined);
@@ -211,31 +306,49 @@ export function startRelayLoop(options: RelayLoopOptions): OutboxRelay {
   };
 }
 
+/** An error of kafkajs (a broker unreachable, a send refused), not of the outbox's store. */
+const isKafkaError = (err: unknown) =>
+  err instanceof Error && (err.name.startsWith('KafkaJS') || err.message.includes('KafkaJS'));
+
 /** An event as both outboxes store it. */
 export interface PendingEvent {
   topic: string;
   key: string;
   envelope: unknown;
+  /** The W3C trace context of the request that wrote it (telemetry/trace.ts), if traced. */
+  traceparent?: string | null;
 }
 
 /**
  * Sends `events` with one `sendBatch` (acknowledged by all in-sync replicas), grouped by topic,
- * in order within each topic. Does nothing for an empty list (and does not connect).
+ * in order within each topic. Does nothing for an empty list (and does not connect). An event
+ * stored with a trace context is sent under a producer span of that trace, whose `traceparent`
+ * goes with it as a header (`startPublishSpans`).
  */
 export async function sendEvents(
   connect: () => Promise<Producer>,
   events: readonly PendingEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  const byTopic = new Map<string, { key: string; value: string }[]>();
-  for (const { topic, key, envelope } of events) {
+  const spans = startPublishSpans(events);
+  const byTopic = new Map<
+    string,
+    { key: string; value: string; headers?: Record<string, string> }[]
+  >();
+  events.forEach(({ topic, key, envelope }, i) => {
     const list = byTopic.get(topic) ?? [];
-    list.push({ key, value: JSON.stringify(envelope) });
+    list.push({ key, value: JSON.stringify(envelope), headers: spans.headers[i] });
     byTopic.set(topic, list);
-  }
-  const producer = await connect();
-  await producer.sendBatch({
-    acks: -1,
-    topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
   });
+  try {
+    const producer = await connect();
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
+  } catch (err) {
+    spans.end(err);
+    throw err;
+  }
+  spans.end();
 }

@@ -11,7 +11,7 @@ import {
   enqueueEvent,
   idempotentHandler,
   migrate,
-  outboxMigration,
+  outboxMigrations,
   processedEventsMigration,
   startOutboxRelay,
   withTransaction,
@@ -34,7 +34,7 @@ describe('outbox relay and idempotent consumer (real PostgreSQL + Kafka)', () =>
   beforeAll(async () => {
     url = await freshDatabase('kit');
     pool = createPgPool(url);
-    await migrate(pool, [outboxMigration, processedEventsMigration]);
+    await migrate(pool, [...outboxMigrations, processedEventsMigration]);
   });
   afterAll(async () => {
     await pool.end();
@@ -42,7 +42,7 @@ describe('outbox relay and idempotent consumer (real PostgreSQL + Kafka)', () =>
   });
 
   it('applies migrations once', async () => {
-    expect(await migrate(pool, [outboxMigration, processedEventsMigration])).toEqual([]);
+    expect(await migrate(pool, [...outboxMigrations, processedEventsMigration])).toEqual([]);
   });
 
   it('publishes committed events and never rolled-back ones', async () => {

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client, S3Error } from 'minio';
+import { storageTimer } from '@wayfarer/service-kit';
 import type { S3Connection } from './config';
 
 export interface ObjectStoreOptions extends S3Connection {
@@ -19,6 +20,9 @@ export interface ObjectInfo {
 }
 
 const MISSING = new Set(['NoSuchKey', 'NotFound', 'NoSuchBucket']);
+
+/** Each call's time, in `wayfarer_storage_operation_duration_seconds{operation, outcome}`. */
+const timed = storageTimer();
 
 function isMissing(err: unknown): boolean {
   return err instanceof S3Error && MISSING.has(err.code ?? '');
@@ -77,21 +81,29 @@ export class ObjectStore {
 
   /** Stores `data` at `key` with its content type (replacing any object there). */
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.putObject(this.bucket, key, data, data.length, {
-      'Content-Type': contentType,
-    });
+    await timed('put', () =>
+      this.client.putObject(this.bucket, key, data, data.length, {
+        'Content-Type': contentType,
+      }),
+    );
   }
 
   /** Stores the file at `path` (streamed, not read into memory) at `key`. */
   async putFile(key: string, path: string, contentType: string): Promise<void> {
     const { size } = await stat(path);
-    await this.client.putObject(this.bucket, key, createReadStream(path), size, {
-      'Content-Type': contentType,
-    });
+    await timed('put', () =>
+      this.client.putObject(this.bucket, key, createReadStream(path), size, {
+        'Content-Type': contentType,
+      }),
+    );
   }
 
   /** The object's size and type, or null when it does not exist. */
-  async stat(key: string): Promise<ObjectInfo | null> {
+  stat(key: string): Promise<ObjectInfo | null> {
+    return timed('stat', () => this.statUntimed(key));
+  }
+
+  private async statUntimed(key: string): Promise<ObjectInfo | null> {
     try {
       const info = await this.client.statObject(this.bucket, key);
       const type: unknown = info.metaData['content-type'];
@@ -109,12 +121,15 @@ export class ObjectStore {
 
   /** The object's bytes as a stream, or null when it does not exist. */
   async get(key: string): Promise<Readable | null> {
-    try {
-      return await this.client.getObject(this.bucket, key);
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
+    // (the time to the first bytes: the stream is the caller's)
+    return timed('get', async () => {
+      try {
+        return await this.client.getObject(this.bucket, key);
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw err;
+      }
+    });
   }
 
   /**
@@ -130,13 +145,15 @@ export class ObjectStore {
 
   /** Removes one object (a missing one is fine). */
   async remove(key: string): Promise<void> {
-    await this.client.removeObject(this.bucket, key);
+    await timed('remove', () => this.client.removeObject(this.bucket, key));
   }
 
   /** Removes `keys` (missing ones are fine); throws if the store refused any. */
   async removeMany(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    const results = await this.client.removeObjects(this.bucket, [...new Set(keys)]);
+    const results = await timed('remove_many', () =>
+      this.client.removeObjects(this.bucket, [...new Set(keys)]),
+    );
     const failed = results.filter((r) => r?.Error && r.Error.Code !== 'NoSuchKey');
     if (failed.length > 0) {
       const first = failed[0]!.Error!;

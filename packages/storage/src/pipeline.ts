@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { imageTimer } from '@wayfarer/service-kit';
 import { findMarkup, IMAGE_TYPES, sniffImage, trailingBytes, type ImageType } from './image';
 
 /**
@@ -107,15 +108,30 @@ function encoder(image: Sharp, type: ImageType, quality: number): Sharp {
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
+ * The time of each upload's run (`process`) and of each later variant (`render`), in
+ * `wayfarer_image_pipeline_duration_seconds{operation, outcome}`.
+ */
+const timed = imageTimer();
+
+/**
  * Runs an uploaded image (a file path or its bytes) through the pipeline (see above) and writes
  * each variant of `variants` to `<outBase>.<name>.<ext>`. Throws ImageRejectedError for an
  * upload that must not be stored.
  */
-export async function processImage<K extends string>(
+export function processImage<K extends string>(
   input: string | Buffer,
   variants: Record<K, VariantSpec>,
   outBase: string,
   options: PipelineOptions = {},
+): Promise<ProcessedImage<K>> {
+  return timed('process', () => processUntimed(input, variants, outBase, options));
+}
+
+async function processUntimed<K extends string>(
+  input: string | Buffer,
+  variants: Record<K, VariantSpec>,
+  outBase: string,
+  options: PipelineOptions,
 ): Promise<ProcessedImage<K>> {
   const maxPixels = options.maxInputPixels ?? MAX_INPUT_PIXELS;
   const bytes = typeof input === 'string' ? await readFile(input) : input;
@@ -195,7 +211,17 @@ export function limitImageThreads(threads: number): void {
  * variant is written to `<outBase>.<name>.<ext>`. A failure here is not the uploader's: it
  * throws a plain Error.
  */
-export async function renderVariant(
+export function renderVariant(
+  inputPath: string,
+  type: ImageType,
+  name: string,
+  spec: VariantSpec,
+  outBase: string,
+): Promise<ImageFile> {
+  return timed('render', () => renderUntimed(inputPath, type, name, spec, outBase));
+}
+
+async function renderUntimed(
   inputPath: string,
   type: ImageType,
   name: string,

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { roomIdOf } from '@wayfarer/contracts';
-import { composeService, groupIds } from '@wayfarer/service-kit';
+import { composeService, groupIds, socketMetrics } from '@wayfarer/service-kit';
 import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { ChatEnv } from './config';
@@ -53,6 +53,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       subClient,
       isRevoked: isRevokedIn(pubClient),
     });
+    onClose(socketMetrics(() => sockets.io.of('/').sockets.size));
     // before the HTTP server closes: its upgraded connections would hold it open
     app.addHook('preClose', async () => {
       sockets.closeLocal();

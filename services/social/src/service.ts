@@ -1,4 +1,4 @@
-import { composeService, groupIds } from '@wayfarer/service-kit';
+import { cacheMetrics, composeService, groupIds } from '@wayfarer/service-kit';
 import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { SocialEnv } from './config';
@@ -44,6 +44,14 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
         })
       : null;
     if (friendsListener) onClose(() => friendsListener.close());
+    if (friendsCache) {
+      onClose(
+        cacheMetrics('friends', () => {
+          const { hits, misses } = friendsCache.stats();
+          return { hit: hits, miss: misses };
+        }),
+      );
+    }
     // a friendship changed through this instance drops the pages at once (read your writes)
     const store = new SocialStore(pool, (userIds) => {
       for (const id of userIds) friendsCache?.notify(id);

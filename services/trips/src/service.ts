@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { composeService, groupId } from '@wayfarer/service-kit';
+import { cacheMetrics, composeService, groupId } from '@wayfarer/service-kit';
 import {
   FriendshipProjection,
   friendshipProjection,
@@ -100,6 +100,12 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       maxBytes: env.MYTRIPS_CACHE_MAX_BYTES,
       ttlMs: MYTRIPS_CACHE_TTL_MS,
     });
+    onClose(
+      cacheMetrics('mytrips', () => {
+        const { hits, misses, shared } = mytrips.stats();
+        return { hit: hits, miss: misses, shared };
+      }),
+    );
 
     const app = buildApp({
       logger,

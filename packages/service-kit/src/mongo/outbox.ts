@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Producer } from 'kafkajs';
 import type { Collection, Db, Filter, ObjectId, UpdateFilter } from 'mongodb';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
-import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
+import {
+  sendEvents,
+  startRelayLoop,
+  type OutboxBacklogSource,
+  type OutboxRelay,
+  type RelayOptions,
+} from '../relay';
+import { activeTraceparent } from '../telemetry/trace';
 import { pruneProcessedEvents } from './idempotent';
 
 /**
@@ -27,6 +34,8 @@ export interface OutboxEntry {
   key: string;
   envelope: EventEnvelope;
   createdAt: Date;
+  /** The W3C trace context of the request that wrote it (absent when untraced). */
+  traceparent?: string;
 }
 
 export interface WithOutbox {
@@ -44,8 +53,18 @@ export const OUTBOX_CLAIM_LEASE_MS = 30_000;
 /** Name of the sparse index on `outboxPending` the relay creates on every collection. */
 export const OUTBOX_PENDING_INDEX = 'outbox_pending';
 
+/** An outbox entry for `event`, with the active trace context (the relay continues it). */
 export function outboxEntry(topic: Topic, event: EventEnvelope): OutboxEntry {
-  return { id: event.id, topic, key: event.aggregateId, envelope: event, createdAt: new Date() };
+  const entry: OutboxEntry = {
+    id: event.id,
+    topic,
+    key: event.aggregateId,
+    envelope: event,
+    createdAt: new Date(),
+  };
+  const traceparent = activeTraceparent();
+  if (traceparent) entry.traceparent = traceparent;
+  return entry;
 }
 
 /**
@@ -221,6 +240,7 @@ export function startMongoOutboxRelay(options: MongoOutboxRelayOptions): OutboxR
   return startRelayLoop({
     ...options,
     name: 'mongo-outbox-relay',
+    backlog: mongoOutboxBacklog(collections),
     async pruneOnce(retentionMs, batchSize) {
       let removed = 0;
       for (const db of markerDbs) removed += await pruneProcessedEvents(db, retentionMs, batchSize);
@@ -233,4 +253,34 @@ export function startMongoOutboxRelay(options: MongoOutboxRelayOptions): OutboxR
       return sent;
     },
   });
+}
+
+/** Documents a backlog read looks at, per collection (the count is "at least" beyond it). */
+const BACKLOG_SCAN_LIMIT = 1000;
+
+/**
+ * The pending entries of these collections for the metrics: how many, and when the oldest was
+ * written, read through the `outboxPending` index (at most BACKLOG_SCAN_LIMIT documents each).
+ */
+export function mongoOutboxBacklog(
+  collections: readonly Collection<OutboxDoc>[],
+): OutboxBacklogSource {
+  return {
+    async read() {
+      let pending = 0;
+      let oldest = Number.POSITIVE_INFINITY;
+      for (const collection of collections) {
+        const docs = await collection
+          .find({ outboxPending: true })
+          .project<{ outbox?: { createdAt: Date }[] }>({ 'outbox.createdAt': 1 })
+          .limit(BACKLOG_SCAN_LIMIT)
+          .toArray();
+        for (const entry of docs.flatMap((d) => d.outbox ?? [])) {
+          pending += 1;
+          oldest = Math.min(oldest, new Date(entry.createdAt).getTime());
+        }
+      }
+      return { pending, oldestCreatedAt: pending > 0 ? new Date(oldest) : null };
+    },
+  };
 }

@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
-import { sendEvents, startRelayLoop, type OutboxRelay, type RelayOptions } from '../relay';
+import {
+  sendEvents,
+  startRelayLoop,
+  type OutboxBacklogSource,
+  type OutboxRelay,
+  type RelayOptions,
+} from '../relay';
+import { activeTraceparent } from '../telemetry/trace';
 import { pruneIdempotencyKeys } from './idempotency';
 import type { Migration } from './migrate';
 import { checkout } from './pool';
@@ -31,24 +38,35 @@ export const outboxPublishedIndexMigration: Migration = {
   `,
 };
 
+/**
+ * The trace context of the request that wrote a row (W3C `traceparent`, null when untraced):
+ * the relay publishes the event under a span of that trace (`telemetry/trace.ts`).
+ */
+export const outboxTraceparentMigration: Migration = {
+  id: '000_outbox_traceparent',
+  sql: `ALTER TABLE outbox ADD COLUMN IF NOT EXISTS traceparent text;`,
+};
+
 /** The outbox schema, in order: spread it into a publishing service's migrations. */
 export const outboxMigrations: readonly Migration[] = [
   outboxMigration,
   outboxPublishedIndexMigration,
+  outboxTraceparentMigration,
 ];
 
-/** Records `event` for `topic` inside the caller's transaction. */
+/**
+ * Records `event` for `topic` inside the caller's transaction, with the active trace context
+ * (the relay continues that trace when it publishes the event).
+ */
 export async function enqueueEvent(
   client: pg.PoolClient,
   topic: Topic,
   event: EventEnvelope,
 ): Promise<void> {
-  await client.query('INSERT INTO outbox (id, topic, key, envelope) VALUES ($1, $2, $3, $4)', [
-    event.id,
-    topic,
-    event.aggregateId,
-    JSON.stringify(event),
-  ]);
+  await client.query(
+    'INSERT INTO outbox (id, topic, key, envelope, traceparent) VALUES ($1, $2, $3, $4, $5)',
+    [event.id, topic, event.aggregateId, JSON.stringify(event), activeTraceparent() ?? null],
+  );
 }
 
 export interface OutboxRelayOptions extends RelayOptions {
@@ -107,6 +125,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     ...options,
     name: 'outbox-relay',
     pruneOnce: (retentionMs, batchSize) => pruneOutboxHistory(options.pool, retentionMs, batchSize),
+    backlog: outboxBacklog(options.pool),
     async publishPending(connect) {
       // a connection lost mid-round (PostgreSQL restarting, the network dropping) rejects the
       // query in flight or the next one: the round fails, the loop backs off and retries, and
@@ -120,8 +139,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           topic: string;
           key: string;
           envelope: unknown;
+          traceparent: string | null;
         }>(
-          `SELECT seq, topic, key, envelope FROM outbox
+          `SELECT seq, topic, key, envelope, traceparent FROM outbox
             WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [batchSize],
         );
@@ -144,4 +164,25 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
     },
   });
+}
+
+/**
+ * The outbox's unpublished rows for the metrics: how many, and the oldest's age measured by
+ * the database's clock (the partial index `outbox_unpublished` holds exactly those rows).
+ */
+export function outboxBacklog(pool: pg.Pool): OutboxBacklogSource {
+  return {
+    async read() {
+      const { rows } = await pool.query<{ pending: number; age: number | null }>(
+        `SELECT count(*)::int AS pending,
+                extract(epoch FROM now() - min(created_at))::float8 AS age
+           FROM outbox WHERE published_at IS NULL`,
+      );
+      const { pending = 0, age = null } = rows[0] ?? {};
+      return {
+        pending,
+        oldestCreatedAt: age === null ? null : new Date(Date.now() - age * 1000),
+      };
+    },
+  };
 }

@@ -1,0 +1,68 @@
+import { register } from 'node:module';
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { SocketIoInstrumentation } from '@opentelemetry/instrumentation-socket.io';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { isUntracedUrl, serviceNameOf } from './config';
+import { setTelemetryShutdown } from './state';
+
+/**
+ * Starts the OpenTelemetry SDK for this process (called by the preload, `register.ts`, only
+ * when an OTLP endpoint is set):
+ *
+ * - import-in-the-middle's loader hook, told to wrap only the modules an instrumentation asks
+ *   for (`createAddHookMessageChannel`), so the ESM imports of pg, mongodb, ioredis, kafkajs
+ *   and socket.io are patched (require-in-the-middle covers their `require`s);
+ * - the instrumentations: incoming and outgoing HTTP (`http`: server spans, MinIO calls),
+ *   undici (the gateway's upstream calls), Fastify (`@fastify/otel`, registered on every
+ *   Fastify instance as it is made: a request span with the route pattern, and the handler's),
+ *   pg, mongodb, ioredis, kafkajs (a consumer span per message, continuing the trace from its
+ *   `traceparent` header) and socket.io. Database and Redis spans only inside a trace
+ *   (`requireParentSpan`): the pollers (outbox relays, revocation cache, heartbeats) do not
+ *   make a root trace every few hundred milliseconds; probes and scrapes are not traced;
+ * - the exporter, sampler and batch processor from the standard env (`OTEL_EXPORTER_OTLP_*`,
+ *   OTLP over HTTP/protobuf by default; `OTEL_TRACES_SAMPLER`/`_ARG`, default
+ *   `parentbased_always_on`; `OTEL_BSP_*`). No OpenTelemetry metrics or logs: metrics are
+ *   Prometheus's (`metrics.ts`), logs stay pino lines on stdout.
+ *
+ * The service name is `OTEL_SERVICE_NAME`, else the entry's package (`serviceNameOf`).
+ */
+export async function startTracing(): Promise<void> {
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ? undefined : serviceNameOf(process.argv[1]),
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => isUntracedUrl(req.url),
+        requireParentforOutgoingSpans: true,
+      }),
+      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        ignorePaths: (route) => isUntracedUrl(route.url),
+        // the request span (with its route) and the handler's: a span per hook would cost
+        // more than it tells
+        instrumentHooks: false,
+      }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new MongoDBInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      new KafkaJsInstrumentation(),
+      new SocketIoInstrumentation(),
+    ],
+  });
+  sdk.start();
+  setTelemetryShutdown(() => sdk.shutdown());
+  // the loader has the names of every module to wrap before the entry's imports are resolved
+  await waitForAllMessagesAcknowledged();
+}

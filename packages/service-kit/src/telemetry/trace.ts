@@ -1,0 +1,105 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
+
+/**
+ * How a trace crosses the outbox (the API only: with tracing off every call here is a no-op).
+ *
+ * A request that writes an event stores the W3C `traceparent` of its active span with the event
+ * (`outbox.traceparent` in PostgreSQL, the entry's `traceparent` in MongoDB). The relay, which
+ * runs outside any request and untraced (`runUntraced`), publishes each event under a producer
+ * span that continues that stored context (`startPublishSpans`) and sends the span's
+ * `traceparent` as a Kafka header; the consumers' kafkajs instrumentation starts its `process`
+ * span from that header, so the consumers' work is part of the request's trace.
+ */
+
+export const TRACEPARENT_HEADER = 'traceparent';
+
+const tracer = trace.getTracer('@wayfarer/service-kit');
+
+/** The `traceparent` of the active span, to store with an event; undefined without one. */
+export function activeTraceparent(): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier[TRACEPARENT_HEADER];
+}
+
+/**
+ * Runs `fn` outside any trace, with tracing suppressed: background loops (the outbox relay)
+ * neither join the request that woke them nor make spans of their own polling. Spans started
+ * with an explicit parent (`startPublishSpans`) are still recorded.
+ */
+export function runUntraced<T>(fn: () => T): T {
+  return context.with(suppressTracing(ROOT_CONTEXT), fn);
+}
+
+/** An event about to be published, as far as its span is concerned. */
+export interface TracedEvent {
+  topic: string;
+  key: string;
+  traceparent?: string | null;
+}
+
+/** Producer spans of one batch of events being published. */
+export interface PublishSpans {
+  /** The Kafka headers of each event (its span's `traceparent`), undefined for untraced ones. */
+  headers: (Record<string, string> | undefined)[];
+  /** Ends every span, marked failed when `error` is given. */
+  end(error?: unknown): void;
+}
+
+const NO_SPANS: PublishSpans = { headers: [], end: () => undefined };
+
+/**
+ * Starts one producer span (`send <topic>`) per event that carries a stored `traceparent`, as
+ * a child of that context, and returns the headers that continue each span on the consumer's
+ * side. Events without a context are sent without a header.
+ */
+export function startPublishSpans(events: readonly TracedEvent[]): PublishSpans {
+  if (!events.some((e) => e.traceparent)) return NO_SPANS;
+  const spans: Span[] = [];
+  const headers = events.map(({ topic, key, traceparent }) => {
+    if (!traceparent) return undefined;
+    const parent = propagation.extract(ROOT_CONTEXT, { [TRACEPARENT_HEADER]: traceparent });
+    const span = tracer.startSpan(
+      `send ${topic}`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'send',
+          'messaging.operation.name': 'send',
+          'messaging.destination.name': topic,
+          'messaging.kafka.message.key': key,
+          'wayfarer.outbox': true,
+        },
+      },
+      parent,
+    );
+    spans.push(span);
+    const carrier: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), carrier);
+    return carrier;
+  });
+  return {
+    headers,
+    end(error) {
+      for (const span of spans) {
+        if (error !== undefined) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
+        }
+        span.end();
+      }
+    },
+  };
+}
