@@ -1,4 +1,5 @@
-import { ChatLimits, ChatMessages, roomIdOf, usersOfRoom } from '@wayfarer/contracts';
+import type { z } from 'zod';
+import { ChatLimits, ChatMessages, isPlainText, roomIdOf, usersOfRoom } from '@wayfarer/contracts';
 
 /*
  * chat's rules, pure: what text may be sent, who may be in which room, the per-socket rate.
@@ -26,7 +27,7 @@ export type RoomCheck =
  * (`mayChat`).
  */
 export function roomOfCaller(userId: string, roomId: unknown): RoomCheck {
-  if (typeof roomId !== 'string' || roomId.length > 300)
+  if (typeof roomId !== 'string' || roomId.length > 300 || !isPlainText(roomId))
     return { ok: false, error: ChatMessages.badRoom };
   const users = usersOfRoom(roomId);
   if (!users) return { ok: false, error: ChatMessages.badRoom };
@@ -41,6 +42,16 @@ export function roomOfMessage(userId: string, to: string): RoomCheck {
     return { ok: false, error: ChatMessages.notFriends };
   }
   return { ok: true, roomId: roomIdOf(userId, to), otherId: to };
+}
+
+/**
+ * What to answer a `send_message` payload `SendMessage` refused: the field that is not plain
+ * text and why (contracts' `plainText`, e.g. "text: must not contain control characters ..."),
+ * else `ChatMessages.badPayload`.
+ */
+export function payloadError(error: z.ZodError): string {
+  const text = error.issues.find((issue) => issue.code === 'custom');
+  return text ? `${text.path.join('.')}: ${text.message}` : ChatMessages.badPayload;
 }
 
 /**

@@ -12,7 +12,13 @@ import {
   type SendMessageAck,
 } from '@wayfarer/contracts';
 import { verifyIdentityProof, type Logger } from '@wayfarer/service-kit';
-import { allowSend, checkText, roomOfCaller, roomOfMessage } from '../domain/messages';
+import {
+  allowSend,
+  checkText,
+  payloadError,
+  roomOfCaller,
+  roomOfMessage,
+} from '../domain/messages';
 import type { ChatStores } from '../store';
 
 export interface SocketDeps {
@@ -144,7 +150,7 @@ export function createSocketServer(deps: SocketDeps) {
           return ack({ ok: false, error: ChatMessages.rateLimited });
         }
         const parsed = SendMessage.safeParse(payload);
-        if (!parsed.success) return ack({ ok: false, error: ChatMessages.badPayload });
+        if (!parsed.success) return ack({ ok: false, error: payloadError(parsed.error) });
         const text = checkText(parsed.data.text);
         if (!text.ok) return ack({ ok: false, error: text.error });
         // the sender is the authenticated user: the client's `from` is ignored

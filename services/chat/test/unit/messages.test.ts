@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ChatLimits, ChatMessages, roomIdOf, usersOfRoom } from '@wayfarer/contracts';
+import { ChatLimits, ChatMessages, roomIdOf, SendMessage, usersOfRoom } from '@wayfarer/contracts';
 import {
   allowSend,
   checkText,
   decodeCursor,
   encodeCursor,
+  payloadError,
   roomOfCaller,
   roomOfMessage,
 } from '../../src/domain/messages';
 
 describe('chat rules', () => {
+  it('names the field of a payload that is not plain text, else says the message is invalid', () => {
+    const refused = (payload: unknown) => payloadError(SendMessage.safeParse(payload).error!);
+    expect(refused({ to: 'b', text: 'a\u0000' })).toBe(
+      'text: must not contain control characters (only tabs and line breaks are): found U+0000 at position 2.',
+    );
+    expect(refused({ to: 'b\u007f', text: 'a' })).toMatch(/^to: must not contain control/);
+    expect(refused({ text: 'no to' })).toBe(ChatMessages.badPayload);
+    expect(refused('text')).toBe(ChatMessages.badPayload);
+    expect(roomOfCaller('a', 'a_b\u0000')).toEqual({ ok: false, error: ChatMessages.badRoom });
+  });
+
   it('trims text and refuses empty, whitespace-only and oversized text', () => {
     expect(checkText('  hi  ')).toEqual({ ok: true, text: 'hi' });
     expect(checkText(' \n ')).toEqual({ ok: false, error: ChatMessages.emptyText });

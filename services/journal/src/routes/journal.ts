@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JournalSaveBody, type JournalResponse } from '@wayfarer/contracts';
+import { JournalSaveBody, plainText, type JournalResponse } from '@wayfarer/contracts';
 import { HttpError, parse, requireUserId } from '@wayfarer/service-kit';
 import {
   DESTINATION_ID_PATTERN,
@@ -12,7 +12,7 @@ import {
 import { journalSavedEntry } from '../events/outbox';
 import type { JournalContext } from '../app';
 
-const DestinationId = z.string().regex(DESTINATION_ID_PATTERN, JournalMessages.badDestinationId);
+const DestinationId = plainText().regex(DESTINATION_ID_PATTERN, JournalMessages.badDestinationId);
 const Params = z.object({ destinationId: DestinationId });
 const SaveBody = JournalSaveBody.extend({ destinationId: DestinationId });
 

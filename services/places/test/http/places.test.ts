@@ -102,6 +102,19 @@ describe('GET /api/places', () => {
     ['?query=paris&limit=2.5', 'limit: Limit must be a whole number from 1 to 20.'],
     ['?query=paris&limit=-1', 'limit: Limit must be a whole number from 1 to 20.'],
     ['?query=paris&limit=', 'limit: Limit must be a whole number from 1 to 20.'],
+    // plain text only (contracts' rule, issue 18): before any lookup
+    [
+      '?query=par%00is',
+      'Query parameter query must not contain control characters: found U+0000 at position 4.',
+    ],
+    [
+      '?query=paris%0A',
+      'Query parameter query must not contain control characters: found U+000A at position 6.',
+    ],
+    [
+      '?query=paris&limit=5%7F',
+      'Query parameter limit must not contain control characters: found U+007F at position 2.',
+    ],
   ])('400 for %s', async (query, message) => {
     const res = await get(query);
     expect(res.statusCode).toBe(400);

@@ -395,15 +395,15 @@ describe('lenient where the spec is', () => {
     const res = await postTrip(
       h.app,
       newUserId(),
-      tripFields({ name: 'T', startDate: '2024-02-01', endDate: '2024-01-01' }, [
+      tripFields({ name: 'T', startDate: '2024-01-01', endDate: '2024-02-01' }, [
         { name: 'Rome', latitude: '41.9', longitude: '12.5' },
       ]),
       [{ field: 'photos[0]', data: new Uint8Array(0), filename: '' }],
     );
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<Trip>().destinations[0]).toMatchObject({
-      startDate: '2024-02-01',
-      endDate: '2024-01-01',
+      startDate: '2024-01-01',
+      endDate: '2024-02-01',
       photos: [],
       story: '',
     });
