@@ -332,6 +332,49 @@ describe('idempotent creates in MongoDB (real MongoDB-wire server)', () => {
     expect(undone).toHaveLength(4);
   });
 
+  it('lets an upsert of an existing document write once per key, even concurrently', async () => {
+    interface Entry extends WithIdempotency {
+      _id: string;
+      text: string;
+      writes: number;
+    }
+    const entries = db.collection<Entry>('entries');
+    const entryKeys = new MongoIdempotency(entries);
+    await entryKeys.init();
+    const ann = randomUUID();
+    /** Sets an entry's text (an upsert, retried once on an `_id` race as journal does). */
+    const save = (c: IdempotencyClaim, id: string, text: string) =>
+      entryKeys.run(c, async (stamp, notHoldingKey) => {
+        const answer = recordedAnswer(200, { saved: text });
+        const write = () =>
+          entries.updateOne(
+            { _id: id, ...notHoldingKey },
+            { $set: { text, ...stamp(answer) }, $inc: { writes: 1 } },
+            { upsert: true },
+          );
+        try {
+          await write();
+        } catch (err) {
+          if ((err as { code?: number }).code !== 11000) throw err;
+          await write();
+        }
+        return { answer, value: null };
+      });
+    const writes = async (id: string) => (await entries.findOne({ _id: id }))?.writes ?? 0;
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => save(claim(ann, 'k1', 'a'), 'e1', 'a')),
+    );
+    expect(outcomes.filter((o) => !o.replayed)).toHaveLength(1);
+    expect(await writes('e1')).toBe(1);
+    expect((await save(claim(ann, 'k2', 'b'), 'e1', 'b')).replayed).toBe(false);
+    expect((await save(claim(ann, 'k2', 'b'), 'e1', 'b')).replayed).toBe(true);
+    expect(await writes('e1')).toBe(2);
+    // the key of one entry's save sent for another entry: refused by the unique index, 422
+    expect(await statusOf(() => save(claim(ann, 'k2', 'c'), 'e2', 'c'))).toBe(422);
+    expect(await writes('e2')).toBe(0);
+  });
+
   it('forgets a key after the retention, and the pruner takes expired records off', async () => {
     const ann = randomUUID();
     await make(claim(ann, 'k-old', 'Bern'), ann, 'Bern');

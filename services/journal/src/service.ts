@@ -22,6 +22,8 @@ export async function createService(env: JournalEnv, options: JournalServiceOpti
       env,
       stores: openStores,
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.entries.collection] },
+      // POST /api/journal's Idempotency-Keys, kept in the entries (unique index; pruned after 24 h)
+      idempotent: (s) => [s.entries.idempotency],
       onClose,
     });
     const projections = startProjections({

@@ -39,6 +39,14 @@ const DUPLICATE_KEY = 11000;
 /** What a create's document gets: `{ idempotency }` for a claim, `{}` without one. */
 export type IdempotencyStamp = (answer: RecordedAnswer) => WithIdempotency;
 
+/**
+ * A filter fragment matching only documents that do not hold the claim's key (`{}` without a
+ * claim): for a create that updates an existing document (journal's upsert of a destination's
+ * entry), so that a second write with the same key matches nothing, and its upsert's insert is
+ * refused (duplicate `_id`) instead of writing again.
+ */
+export type NotHoldingKey = Document;
+
 /** A projection fragment leaving the record out of reads (it holds a copy of an answer). */
 export const WITHOUT_IDEMPOTENCY = { idempotency: 0 } as const;
 
@@ -118,18 +126,24 @@ export class MongoIdempotency {
    *    removes the photos it stored), and the first request's answer is replayed. Any other
    *    duplicate-key error (an upsert's `_id` race) is `create`'s own to handle or throw.
    *
+   * A create that updates a document rather than inserting one filters its write with
+   * `notHoldingKey` (and upserts): a same-key write that lost the race then matches nothing, its
+   * insert is refused on `_id`, and it is answered like the above.
+   *
    * So concurrent same-key requests each run, and exactly one writes; no 409. A create that
-   * throws records nothing: a retry runs again. Without a claim the stamp is empty.
+   * throws records nothing: a retry runs again. Without a claim the stamp and filter are empty.
    */
   async run<T>(
     claim: IdempotencyClaim | null,
-    create: (stamp: IdempotencyStamp) => Promise<Created<T>>,
+    create: (stamp: IdempotencyStamp, notHoldingKey: NotHoldingKey) => Promise<Created<T>>,
   ): Promise<IdempotentOutcome<T>> {
-    if (claim === null) return { replayed: false, ...(await create(() => ({}))) };
+    if (claim === null) return { replayed: false, ...(await create(() => ({}), {})) };
     const first = await this.find(claim);
     if (first) return { replayed: true, answer: first };
     try {
-      const made = await create((answer) => ({ idempotency: this.record(claim, answer) }));
+      const made = await create((answer) => ({ idempotency: this.record(claim, answer) }), {
+        'idempotency.scope': { $ne: scopeOf(claim) },
+      });
       return { replayed: false, ...made };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { JournalSaveBody, plainText, type JournalResponse } from '@wayfarer/contracts';
-import { HttpError, parse, requireUserId } from '@wayfarer/service-kit';
+import {
+  HttpError,
+  jsonIdempotencyClaim,
+  parse,
+  recordedAnswer,
+  requireUserId,
+  sendOutcome,
+} from '@wayfarer/service-kit';
 import {
   DESTINATION_ID_PATTERN,
   JournalMessages,
@@ -40,31 +47,45 @@ export function journalRoutes(ctx: JournalContext): void {
     return body;
   });
 
-  app.post('/api/journal', async (request) => {
+  /**
+   * Takes an `Idempotency-Key`: a retry of the entry's latest keyed save answers its first
+   * answer and writes nothing (no second `journal.saved`).
+   */
+  app.post('/api/journal', async (request, reply) => {
     const userId = requireUserId(request);
+    const claim = jsonIdempotencyClaim(request, userId);
     // unknown keys (a client-sent ownerId or userId) are dropped by the schema
     const { destinationId, content, date } = parse(SaveBody, request.body);
-    const decision = writeDecision(await relationTo(userId, destinationId));
-    if (decision === 'not_found') throw notFound();
-    if (decision === 'forbidden') throw new HttpError(403, JournalMessages.ownerOnly);
+    const outcome = await stores.entries.idempotency.run(claim, async (stamp, notHoldingKey) => {
+      const decision = writeDecision(await relationTo(userId, destinationId));
+      if (decision === 'not_found') throw notFound();
+      if (decision === 'forbidden') throw new HttpError(403, JournalMessages.ownerOnly);
 
-    const updatedAt = new Date();
-    const save = {
-      destinationId,
-      ownerId: userId,
-      content,
-      date: date ?? updatedAt.toISOString(),
-      updatedAt,
-    };
-    await stores.entries.save(save, [journalSavedEntry(save, updatedAt)]);
+      const updatedAt = new Date();
+      const save = {
+        destinationId,
+        ownerId: userId,
+        content,
+        date: date ?? updatedAt.toISOString(),
+        updatedAt,
+      };
+      const answer = recordedAnswer(200, { message: JournalMessages.saved });
+      await stores.entries.save(
+        save,
+        [journalSavedEntry(save, updatedAt)],
+        stamp(answer),
+        notHoldingKey,
+      );
 
-    // trip.deleted may have landed between the check and the write: it tombstones the
-    // destinations before deleting entries, so seeing no owner now means ours must go too.
-    if ((await stores.destinations.ownerOf(destinationId)) === null) {
-      await stores.entries.removeMany([destinationId]);
-      throw notFound();
-    }
-    ctx.relay?.kick();
-    return { message: JournalMessages.saved };
+      // trip.deleted may have landed between the check and the write: it tombstones the
+      // destinations before deleting entries, so seeing no owner now means ours must go too.
+      if ((await stores.destinations.ownerOf(destinationId)) === null) {
+        await stores.entries.removeMany([destinationId]);
+        throw notFound();
+      }
+      return { answer, value: null };
+    });
+    if (!outcome.replayed) ctx.relay?.kick();
+    return sendOutcome(reply, outcome);
   });
 }

@@ -1,5 +1,12 @@
 import type { Collection, Db } from 'mongodb';
-import { withOutboxEvents, type OutboxEntry, type WithOutbox } from '@wayfarer/service-kit/mongo';
+import {
+  MongoIdempotency,
+  withOutboxEvents,
+  type NotHoldingKey,
+  type OutboxEntry,
+  type WithIdempotency,
+  type WithOutbox,
+} from '@wayfarer/service-kit/mongo';
 
 /**
  * One journal entry per destination (`_id` is the destination id). Its pending events live in
@@ -7,7 +14,7 @@ import { withOutboxEvents, type OutboxEntry, type WithOutbox } from '@wayfarer/s
  * `startMongoOutboxRelay` publishes them and removes exactly the ones it sent, so a save landing
  * meanwhile is never undone (single-document atomicity, no locks).
  */
-export interface JournalEntryDoc extends WithOutbox {
+export interface JournalEntryDoc extends WithOutbox, WithIdempotency {
   _id: string;
   ownerId: string;
   content: string;
@@ -29,9 +36,16 @@ const DUPLICATE_KEY = 11000;
 
 export class JournalEntriesStore {
   readonly collection: Collection<JournalEntryDoc>;
+  /**
+   * The `Idempotency-Key` of the entry's latest keyed save, with its answer (`idempotency`, in
+   * the entry: written by the save itself; service-kit `MongoIdempotency`, unique index made and
+   * pruned by `openMongoService`).
+   */
+  readonly idempotency: MongoIdempotency;
 
   constructor(db: Db, name = 'entries') {
     this.collection = db.collection<JournalEntryDoc>(name);
+    this.idempotency = new MongoIdempotency(this.collection);
   }
 
   async contentOf(destinationId: string): Promise<string | null> {
@@ -42,11 +56,21 @@ export class JournalEntriesStore {
     return doc?.content ?? null;
   }
 
-  /** Upserts the entry and appends `events` to its outbox: one single-document write. */
-  async save(entry: SaveEntry, events: OutboxEntry[]): Promise<void> {
+  /**
+   * Upserts the entry and appends `events` to its outbox: one single-document write. A keyed
+   * save (`MongoIdempotency.run`) also sets the entry's `idempotency` record, and matches only
+   * an entry not holding its key (`notHoldingKey`): the same save again writes nothing, its
+   * upsert being refused on `_id` (a duplicate key error, which `run` answers).
+   */
+  async save(
+    entry: SaveEntry,
+    events: OutboxEntry[],
+    idempotency: WithIdempotency = {},
+    notHoldingKey: NotHoldingKey = {},
+  ): Promise<void> {
     const write = () =>
       this.collection.updateOne(
-        { _id: entry.destinationId },
+        { _id: entry.destinationId, ...notHoldingKey },
         withOutboxEvents<JournalEntryDoc>(
           {
             $set: {
@@ -54,6 +78,7 @@ export class JournalEntriesStore {
               content: entry.content,
               date: entry.date,
               updatedAt: entry.updatedAt,
+              ...idempotency,
             },
           },
           events,
