@@ -93,12 +93,12 @@ describe('docker-compose.yml', () => {
   );
 
   it.each(Object.entries(APPS))(
-    '%s has an environment with its port and a /healthz healthcheck',
+    '%s has an environment with its port and a /readyz healthcheck (ready, not only alive)',
     (name, app) => {
       const e = env(services[name]!);
       expect(e.PORT).toBe(String(app.port));
       expect(e.HOST, `${name} must listen on all interfaces inside its container`).toBe('0.0.0.0');
-      expect(healthText(services[name]!)).toContain(`http://127.0.0.1:${app.port}/healthz`);
+      expect(healthText(services[name]!)).toContain(`http://127.0.0.1:${app.port}/readyz`);
     },
   );
 
