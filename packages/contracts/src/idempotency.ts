@@ -31,6 +31,8 @@ export const IdempotencyMessages = {
   /** 422: the key was used already for another request. */
   mismatch:
     'This Idempotency-Key was already used for a different request: send a new key for a new request.',
+  /** Chat's ack `error` for a `clientId` that is not a key (`IdempotencyKey`). */
+  badClientId: `clientId must be 1 to ${IdempotencyLimits.keyMaxLength} visible ASCII characters (no spaces or control characters).`,
   /** Chat's ack `error` when a `clientId` was used for another message. */
   clientIdReused: 'This clientId was already used for a different message.',
 } as const;

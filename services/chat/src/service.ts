@@ -25,6 +25,8 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       name: 'chat',
       env,
       stores: openStores,
+      // senders' clientIds, kept in their messages (unique index; pruned after 24 h)
+      idempotent: (s) => [s.messages.idempotency],
       onClose,
     });
 

@@ -6,12 +6,22 @@ import {
   CHAT_SOCKET_PATH,
   ChatEvents,
   ChatMessages,
+  IdempotencyKey,
+  IdempotencyMessages,
+  ReceiveMessage,
   SendMessage,
   type ChatAck,
-  type ReceiveMessage,
   type SendMessageAck,
 } from '@wayfarer/contracts';
-import { verifyIdentityProof, type Logger } from '@wayfarer/service-kit';
+import {
+  HttpError,
+  recordedAnswer,
+  RequestFingerprint,
+  verifyIdentityProof,
+  type IdempotencyClaim,
+  type Logger,
+  type RecordedAnswer,
+} from '@wayfarer/service-kit';
 import {
   allowSend,
   checkText,
@@ -20,6 +30,7 @@ import {
   roomOfMessage,
 } from '../domain/messages';
 import type { ChatStores } from '../store';
+import type { MessageDoc } from '../store/messages';
 
 export interface SocketDeps {
   server: HttpServer;
@@ -159,24 +170,40 @@ export function createSocketServer(deps: SocketDeps) {
         if (!(await stores.friendships.areFriends(userId, room.otherId))) {
           return ack({ ok: false, error: ChatMessages.notFriends });
         }
-        const stored = await stores.messages.insert({
-          roomId: room.roomId,
-          senderId: userId,
-          content: text.text,
-          timestamp: new Date(),
+        // the clientId is the message's idempotency key, unique per sender: a resend of the
+        // same message (its ack was lost) is answered the stored one and stores nothing
+        const { clientId } = parsed.data;
+        let claim: IdempotencyClaim | null = null;
+        if (clientId !== undefined) {
+          if (!IdempotencyKey.safeParse(clientId).success) {
+            return ack({ ok: false, error: IdempotencyMessages.badClientId });
+          }
+          const fingerprint = new RequestFingerprint(ChatEvents.sendMessage, room.roomId)
+            .field('text', text.text)
+            .digest();
+          claim = { owner: userId, key: clientId, fingerprint };
+        }
+        const outcome = await stores.messages.idempotency.run(claim, async (stamp) => {
+          let answer: RecordedAnswer | null = null;
+          const stored = await stores.messages.insert(
+            { roomId: room.roomId, senderId: userId, content: text.text, timestamp: new Date() },
+            (doc) => stamp((answer = recordedAnswer(200, receiveMessageOf(doc, clientId)))),
+          );
+          const message = receiveMessageOf(stored, clientId);
+          return { answer: answer ?? recordedAnswer(200, message), value: message };
         });
-        const message: ReceiveMessage = {
-          _id: stored._id.toHexString(),
-          roomId: room.roomId,
-          from: userId,
-          text: stored.content,
-          timestamp: stored.timestamp.toISOString(),
-          ...(parsed.data.clientId === undefined ? {} : { clientId: parsed.data.clientId }),
-        };
-        // stored first; then acknowledged and delivered to the room on every instance
+        const message = outcome.replayed
+          ? ReceiveMessage.parse(JSON.parse(outcome.answer.body))
+          : outcome.value;
+        // stored first; then acknowledged and delivered to the room on every instance (a
+        // resend delivers it again: the first send may have stored it and died before this;
+        // clients keep each _id once)
         ack({ ok: true, message });
         io.to(room.roomId).emit(ChatEvents.receiveMessage, message);
       } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 422) {
+          return ack({ ok: false, error: IdempotencyMessages.clientIdReused });
+        }
         log.error({ err }, 'send_message failed');
         ack({ ok: false, error: ChatMessages.failed });
       }
@@ -207,6 +234,21 @@ export function createSocketServer(deps: SocketDeps) {
       io.local.disconnectSockets(true);
       io.engine.close();
     },
+  };
+}
+
+/** What `receive_message` (and the send's ack) carries of a stored message. */
+function receiveMessageOf(
+  doc: Pick<MessageDoc, '_id' | 'roomId' | 'senderId' | 'content' | 'timestamp'>,
+  clientId: string | undefined,
+): ReceiveMessage {
+  return {
+    _id: doc._id.toHexString(),
+    roomId: doc.roomId,
+    from: doc.senderId,
+    text: doc.content,
+    timestamp: doc.timestamp.toISOString(),
+    ...(clientId === undefined ? {} : { clientId }),
   };
 }
 

@@ -1,7 +1,16 @@
 import { ObjectId, type Db } from 'mongodb';
+import {
+  MongoIdempotency,
+  WITHOUT_IDEMPOTENCY,
+  type WithIdempotency,
+} from '@wayfarer/service-kit/mongo';
 import type { Cursor } from '../domain/messages';
 
-export interface MessageDoc {
+/**
+ * A stored message. `idempotency` (service-kit `WithIdempotency`) is the sender's `clientId`
+ * with the ack first answered, written by the insert itself (24 h).
+ */
+export interface MessageDoc extends WithIdempotency {
   _id: ObjectId;
   /** The conversation: the room id (`roomIdOf` of the two users). */
   roomId: string;
@@ -13,19 +22,32 @@ export interface MessageDoc {
 /** The messages of every conversation; a conversation is its room id (no document of its own). */
 export class MessagesStore {
   readonly collection;
+  /**
+   * Senders' `clientId`s, kept in the messages they created (service-kit `MongoIdempotency`:
+   * unique per sender; the index made and expired keys pruned by `openMongoService`).
+   */
+  readonly idempotency: MongoIdempotency;
 
   constructor(db: Db) {
     this.collection = db.collection<MessageDoc>('messages');
+    this.idempotency = new MongoIdempotency(this.collection);
   }
 
   async init(): Promise<void> {
     await this.collection.createIndex({ roomId: 1, timestamp: -1, _id: -1 });
   }
 
-  /** Stores a message (acknowledged by the server before this resolves). */
-  async insert(message: Omit<MessageDoc, '_id'>): Promise<MessageDoc> {
+  /**
+   * Stores a message (acknowledged by the server before this resolves), with `stamp(doc)`: the
+   * idempotency record of its `clientId` (`MongoIdempotency.run`), refused as a duplicate key
+   * when the sender's same `clientId` is stored already.
+   */
+  async insert(
+    message: Omit<MessageDoc, '_id' | 'idempotency'>,
+    stamp: (doc: MessageDoc) => WithIdempotency = () => ({}),
+  ): Promise<MessageDoc> {
     const doc: MessageDoc = { _id: new ObjectId(), ...message };
-    await this.collection.insertOne(doc);
+    await this.collection.insertOne({ ...doc, ...stamp(doc) });
     return doc;
   }
 
@@ -48,7 +70,7 @@ export class MessagesStore {
         }
       : { roomId };
     const docs = await this.collection
-      .find(filter)
+      .find(filter, { projection: WITHOUT_IDEMPOTENCY })
       .sort({ timestamp: -1, _id: -1 })
       .limit(limit + 1)
       .toArray();
