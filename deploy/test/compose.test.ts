@@ -13,6 +13,7 @@ interface Healthcheck {
 }
 interface Service {
   image?: string;
+  volumes?: string[];
   build?: string | { context?: string; dockerfile?: string; args?: Record<string, string> };
   command?: string | string[];
   environment?: Record<string, string | number> | string[];
@@ -54,21 +55,24 @@ function env(service: Service): Record<string, string> {
   }
   return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, String(v)]));
 }
-/** `${IDENTITY_PROOF_SECRET:-<local default>}`: the host's value when set. */
-const PROOF_SECRET = /^\$\{IDENTITY_PROOF_SECRET:-([^}]+)\}$/;
+/** The one-shot service generating the apps' secrets (deploy/compose/secrets.mjs). */
+const SECRETS = 'secrets';
 const healthText = (s: Service) =>
   Array.isArray(s.healthcheck?.test) ? s.healthcheck.test.join(' ') : (s.healthcheck?.test ?? '');
 
 describe('docker-compose.yml', () => {
-  it('has exactly the infra and app services of the architecture', () => {
-    expect(names.sort()).toEqual([...Object.keys(INFRA), ...Object.keys(APPS)].sort());
+  it('has exactly the infra and app services of the architecture, and the secrets maker', () => {
+    expect(names.sort()).toEqual([...Object.keys(INFRA), ...Object.keys(APPS), SECRETS].sort());
   });
 
-  it.each(names)('%s has an image or a build, and a healthcheck', (name) => {
-    const s = services[name]!;
-    expect(s.image ?? s.build, `${name}: image or build`).toBeTruthy();
-    expect(healthText(s), `${name}: healthcheck.test`).not.toBe('');
-  });
+  it.each(names.filter((n) => n !== SECRETS))(
+    '%s has an image or a build, and a healthcheck',
+    (name) => {
+      const s = services[name]!;
+      expect(s.image ?? s.build, `${name}: image or build`).toBeTruthy();
+      expect(healthText(s), `${name}: healthcheck.test`).not.toBe('');
+    },
+  );
 
   it.each(Object.entries(INFRA))('%s uses the official image', (name, image) => {
     expect(services[name]?.image).toMatch(image);
@@ -144,32 +148,48 @@ describe('docker-compose.yml', () => {
     expect(Array.isArray(deps), `${name}: depends_on must be a map with conditions`).toBe(false);
     for (const [dep, cond] of Object.entries(deps as Record<string, { condition?: string }>)) {
       expect(names, `${name} depends on unknown ${dep}`).toContain(dep);
-      expect(cond?.condition, `${name} -> ${dep}`).toBe('service_healthy');
+      expect(cond?.condition, `${name} -> ${dep}`).toBe(
+        dep === SECRETS ? 'service_completed_successfully' : 'service_healthy',
+      );
     }
   });
 
-  it('gives the gateway and every service one identity proof secret, from the host env first', () => {
-    const values = new Set(
-      Object.keys(APPS).map((name) => env(services[name]!).IDENTITY_PROOF_SECRET),
-    );
-    expect([...values]).toHaveLength(1);
-    const [value] = [...values];
-    const m = PROOF_SECRET.exec(value ?? '');
-    expect(m, `IDENTITY_PROOF_SECRET=${value}`).not.toBeNull();
-    expect(Buffer.byteLength(m![1]!)).toBeGreaterThanOrEqual(32); // service-kit's minimum
+  it('gives the gateway and every service one generated identity proof secret, the host env first', () => {
+    expect(services[SECRETS]!.command).toEqual(['node', '/init/secrets.mjs']);
+    expect(services[SECRETS]!.volumes).toContain('./deploy/compose:/init:ro');
+    expect(services[SECRETS]!.volumes).toContain('proofsecret:/secrets');
+    for (const name of Object.keys(APPS)) {
+      const e = env(services[name]!);
+      // no default: the host's value when set, else the generated file
+      expect(e.IDENTITY_PROOF_SECRET, name).toBe('${IDENTITY_PROOF_SECRET:-}');
+      expect(e.IDENTITY_PROOF_SECRET_FILE, name).toBe('/secrets/identity-proof.secret');
+      expect(services[name]!.volumes, name).toContain('proofsecret:/secrets:ro');
+      expect(
+        (services[name]!.depends_on as Record<string, { condition?: string }>)[SECRETS],
+        `${name} starts after the secrets are made`,
+      ).toEqual({ condition: 'service_completed_successfully' });
+    }
   });
 
-  it('holds no secrets beyond the obvious local defaults', () => {
+  it('gives the session private key to auth alone, and the gateway a key dir with the public key only', () => {
+    const mounting = (volume: string) =>
+      names.filter((n) => (services[n]!.volumes ?? []).some((v) => v.startsWith(`${volume}:`)));
+    expect(mounting('sessionkeys').sort()).toEqual(['auth', SECRETS]);
+    expect(mounting('sessionpublickey').sort()).toEqual(['gateway', SECRETS]);
+    expect(services.gateway!.volumes).toContain('sessionpublickey:/keys:ro');
+    expect(env(services.gateway!).SESSION_KEY_DIR).toBe('/keys');
+    expect(env(services.auth!).SESSION_KEY_DIR).toBe('/keys');
+    expect(services.auth!.volumes).toContain('sessionkeys:/keys');
+    expect(services[SECRETS]!.volumes).toEqual(
+      expect.arrayContaining(['sessionkeys:/keys/private', 'sessionpublickey:/keys/public']),
+    );
+  });
+
+  it('holds no secrets beyond the obvious local defaults of the infra', () => {
     const allowed = new Set(['wayfarer', 'wayfarer-secret']);
     for (const [name, s] of Object.entries(services)) {
       for (const [key, value] of Object.entries(env(s))) {
-        if (key === 'IDENTITY_PROOF_SECRET') {
-          // the host's value, else a default named as one (README operator section)
-          expect(PROOF_SECRET.exec(value)?.[1], `${name}.${key}`).toMatch(
-            /^wayfarer-local-.*change-me$/,
-          );
-          continue;
-        }
+        if (key === 'IDENTITY_PROOF_SECRET' || key === 'IDENTITY_PROOF_SECRET_FILE') continue;
         if (/PASSWORD|SECRET|TOKEN|PRIVATE|API_KEY|ACCESS_KEY/.test(key)) {
           expect(allowed.has(value), `${name}.${key} should be a local default`).toBe(true);
         }
@@ -178,6 +198,7 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(read('docker-compose.yml')).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY/);
+    expect(read('docker-compose.yml')).not.toMatch(/change-me/);
   });
 
   it('starts every app service again when it crashes (as the local stack runner does)', () => {

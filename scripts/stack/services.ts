@@ -37,6 +37,11 @@ export interface StackContext {
   logLevel: string;
   /** Signs (gateway) and checks (services) the identity proof of every proxied request. */
   identityProofSecret: string;
+  /**
+   * The session public key (PEM) of the key pair in `<dataDir>/keys`: the gateway gets only
+   * this (in production it refuses a key dir holding the private key, which is auth's alone).
+   */
+  sessionPublicKey: string;
 }
 
 /** One process of the stack: where it lives, its port, its env, and its own databases. */
@@ -52,7 +57,6 @@ const common = (ctx: StackContext, port: number) => ({
   PORT: String(port),
   HOST: '127.0.0.1',
   LOG_LEVEL: ctx.logLevel,
-  SESSION_KEY_DIR: join(ctx.dataDir, 'keys'),
   IDENTITY_PROOF_SECRET: ctx.identityProofSecret,
   // a test stack must not share consumer groups with the dev stack on the same Kafka
   KAFKA_GROUP_PREFIX: ctx.namespace ? `${ctx.namespace}-` : '',
@@ -70,6 +74,8 @@ export const STACK: StackProcess[] = [
     databases: ['auth'],
     env: (ctx, db) => ({
       ...common(ctx, ctx.ports.auth),
+      // the session private key: auth's alone
+      SESSION_KEY_DIR: join(ctx.dataDir, 'keys'),
       DATABASE_URL: db('auth'),
       REDIS_URL: ctx.infra.redisUrl,
       KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
@@ -153,6 +159,7 @@ export const STACK: StackProcess[] = [
     env: (ctx) => ({
       ...common(ctx, ctx.ports.gateway),
       HOST: process.env.WAYFARER_HOST ?? '127.0.0.1',
+      SESSION_PUBLIC_KEY: ctx.sessionPublicKey,
       REDIS_URL: ctx.infra.redisUrl,
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
       TRIPS_URL: `http://127.0.0.1:${ctx.ports.trips}`,

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadIdentityProofSecret } from '@wayfarer/service-kit';
+import { loadSigningKey, publicKeyPem } from '@wayfarer/service-kit/keys';
 import { ensureDatabase } from '@wayfarer/service-kit/pg';
 import { testInfra } from '@wayfarer/test-kit';
 import {
@@ -160,6 +161,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       IDENTITY_PROOF_SECRET: process.env.IDENTITY_PROOF_SECRET,
       SESSION_KEY_DIR: join(dataDir, 'keys'),
     }).toString(),
+    // the dev key pair (generated once into the key dir, which only auth is given)
+    sessionPublicKey: publicKeyPem(loadSigningKey({ SESSION_KEY_DIR: join(dataDir, 'keys') })),
   };
   const only = options.only ? new Set(options.only) : null;
   for (const name of only ?? []) {

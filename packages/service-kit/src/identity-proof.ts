@@ -254,8 +254,10 @@ export function verifyIdentityProof(
 
 /**
  * Env fragment of the gateway and every service (spread it into the schema). The secret is at
- * least 32 bytes, the same value everywhere; when it is absent and NODE_ENV is not
- * `production`, a local one is generated into SESSION_KEY_DIR (next to the dev session keys).
+ * least 32 bytes, the same value everywhere: IDENTITY_PROOF_SECRET, or the content of the file
+ * IDENTITY_PROOF_SECRET_FILE names (a mounted secret: docker-compose.yml generates one); when
+ * both are absent and NODE_ENV is not `production`, a local one is generated into
+ * SESSION_KEY_DIR (next to the dev session keys).
  */
 export const identityProofEnv = {
   IDENTITY_PROOF_SECRET: z
@@ -265,15 +267,25 @@ export const identityProofEnv = {
       `must be at least ${IDENTITY_PROOF_SECRET_MIN_BYTES} bytes (e.g. \`openssl rand -base64 48\`)`,
     )
     .optional(),
+  IDENTITY_PROOF_SECRET_FILE: z.string().min(1).optional(),
   SESSION_KEY_DIR: z.string().optional(),
   NODE_ENV: z.string().optional(),
 };
 
 export interface IdentityProofEnv {
   IDENTITY_PROOF_SECRET?: string;
+  IDENTITY_PROOF_SECRET_FILE?: string;
   SESSION_KEY_DIR?: string;
   NODE_ENV?: string;
 }
+
+/**
+ * Secrets that were published in this repository (docker-compose.yml's former default): anyone
+ * can forge requests to a service with them, so a production process refuses to start with one.
+ */
+export const KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS: readonly string[] = [
+  'wayfarer-local-identity-proof-secret-change-me',
+];
 
 const DEV_SECRET_FILE = 'identity-proof.secret';
 
@@ -299,24 +311,52 @@ export function ensureDevIdentitySecret(dir: string): Buffer {
   return read();
 }
 
+/** The secret given by the operator, and the variable that gave it; null when none did. */
+function givenSecret(env: IdentityProofEnv): { name: string; value: string } | null {
+  if (env.IDENTITY_PROOF_SECRET) {
+    return { name: 'IDENTITY_PROOF_SECRET', value: env.IDENTITY_PROOF_SECRET };
+  }
+  const file = env.IDENTITY_PROOF_SECRET_FILE;
+  if (!file) return null;
+  try {
+    return { name: 'IDENTITY_PROOF_SECRET_FILE', value: readFileSync(file, 'utf8').trim() };
+  } catch (err) {
+    throw new ConfigError([
+      `IDENTITY_PROOF_SECRET_FILE is invalid: cannot read ${file} (${(err as Error).message})`,
+    ]);
+  }
+}
+
 /**
- * The proof secret: IDENTITY_PROOF_SECRET; else, outside production, the local one in
- * SESSION_KEY_DIR. Throws a ConfigError naming the variable otherwise.
+ * The proof secret: IDENTITY_PROOF_SECRET, else the file IDENTITY_PROOF_SECRET_FILE names;
+ * else, outside production, the local one in SESSION_KEY_DIR. In production a secret listed in
+ * KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS is refused. Throws a ConfigError naming the variable.
  */
 export function loadIdentityProofSecret(env: IdentityProofEnv): Buffer {
-  const secret = env.IDENTITY_PROOF_SECRET;
-  if (secret) {
-    if (Buffer.byteLength(secret) < IDENTITY_PROOF_SECRET_MIN_BYTES) {
+  const given = givenSecret(env);
+  if (given) {
+    if (Buffer.byteLength(given.value) < IDENTITY_PROOF_SECRET_MIN_BYTES) {
       throw new ConfigError([
-        `IDENTITY_PROOF_SECRET is invalid: must be at least ${IDENTITY_PROOF_SECRET_MIN_BYTES} bytes`,
+        `${given.name} is invalid: must be at least ${IDENTITY_PROOF_SECRET_MIN_BYTES} bytes`,
       ]);
     }
-    return Buffer.from(secret);
+    if (
+      env.NODE_ENV === 'production' &&
+      KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS.includes(given.value)
+    ) {
+      throw new ConfigError([
+        `${given.name} is a well-known default (published in docker-compose.yml): refused when ` +
+          'NODE_ENV=production, since anyone could forge requests to the services with it. Set ' +
+          'your own (e.g. `openssl rand -base64 48`), the same for the gateway and every service.',
+      ]);
+    }
+    return Buffer.from(given.value);
   }
   if (env.NODE_ENV === 'production') {
     throw new ConfigError([
-      'IDENTITY_PROOF_SECRET is missing (required when NODE_ENV=production: at least ' +
-        `${IDENTITY_PROOF_SECRET_MIN_BYTES} random bytes, the same value for the gateway and every service)`,
+      'IDENTITY_PROOF_SECRET is missing (required when NODE_ENV=production, or ' +
+        `IDENTITY_PROOF_SECRET_FILE: at least ${IDENTITY_PROOF_SECRET_MIN_BYTES} random bytes, ` +
+        'the same value for the gateway and every service)',
     ]);
   }
   if (env.SESSION_KEY_DIR) return ensureDevIdentitySecret(env.SESSION_KEY_DIR);

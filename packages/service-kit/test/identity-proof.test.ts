@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   IDENTITY_PROOF_REUSE_SECONDS,
   identityProofHeaders,
   IdentityProofMinter,
+  KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS,
   loadIdentityProofSecret,
   mintIdentityProof,
   verifyIdentityProof,
@@ -186,6 +187,44 @@ describe('identity proof secret', () => {
     expect(() =>
       loadIdentityProofSecret({ NODE_ENV: 'production', SESSION_KEY_DIR: keyDir() }),
     ).toThrow(/IDENTITY_PROOF_SECRET is missing \(required when NODE_ENV=production/);
+  });
+
+  it('refuses a well-known default in production, naming the variable (issue 18)', () => {
+    for (const value of KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS) {
+      expect(() =>
+        loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: value, NODE_ENV: 'production' }),
+      ).toThrow(/^Invalid configuration:\n {2}- IDENTITY_PROOF_SECRET is a well-known default/);
+      // a local try-out may still use it
+      expect(loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: value })).toEqual(Buffer.from(value));
+    }
+    expect(KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS).toContain(
+      'wayfarer-local-identity-proof-secret-change-me',
+    );
+  });
+
+  it('comes from IDENTITY_PROOF_SECRET_FILE (a mounted secret), under the same rules', () => {
+    const dir = keyDir();
+    const file = join(dir, 'secret');
+    writeFileSync(file, `${'s'.repeat(48)}\n`);
+    expect(
+      loadIdentityProofSecret({ IDENTITY_PROOF_SECRET_FILE: file, NODE_ENV: 'production' }),
+    ).toEqual(Buffer.from('s'.repeat(48)));
+    // the variable wins over the file
+    const value = 'v'.repeat(40);
+    expect(
+      loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: value, IDENTITY_PROOF_SECRET_FILE: file }),
+    ).toEqual(Buffer.from(value));
+    writeFileSync(file, KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS[0]!);
+    expect(() =>
+      loadIdentityProofSecret({ IDENTITY_PROOF_SECRET_FILE: file, NODE_ENV: 'production' }),
+    ).toThrow(/IDENTITY_PROOF_SECRET_FILE is a well-known default/);
+    writeFileSync(file, 'short');
+    expect(() => loadIdentityProofSecret({ IDENTITY_PROOF_SECRET_FILE: file })).toThrow(
+      /IDENTITY_PROOF_SECRET_FILE is invalid: must be at least 32 bytes/,
+    );
+    expect(() =>
+      loadIdentityProofSecret({ IDENTITY_PROOF_SECRET_FILE: join(dir, 'missing') }),
+    ).toThrow(/IDENTITY_PROOF_SECRET_FILE is invalid: cannot read/);
   });
 
   it('is missing without a key dir outside production', () => {
