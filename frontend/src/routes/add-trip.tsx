@@ -26,6 +26,7 @@ import {
   formatBytes,
   localDateString,
   PHOTO_ACCEPT,
+  tripDateProblem,
   tripUploadProblem,
   type DestinationDraft,
 } from '../trips/tripForm';
@@ -226,9 +227,12 @@ export function Component() {
       focusPlaceInput();
       return;
     }
-    // The limits the trips service and the gateway's body cap come from, checked before sending
-    // a single byte: a refused upload of 100 MB would be a long wait for a 413.
-    const problem = tripUploadProblem({ destinations: all });
+    // The dates as the trips service checks them, and the limits it and the gateway's body cap
+    // come from, checked before sending a single byte: a refused upload of 100 MB would be a
+    // long wait for a 400 or a 413.
+    const problem =
+      tripDateProblem({ ...range, destinations: all }, today) ??
+      tripUploadProblem({ destinations: all });
     if (problem) {
       setSaveError(problem);
       return;

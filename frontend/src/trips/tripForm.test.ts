@@ -1,4 +1,4 @@
-import { storyPreview, TripLimits } from '@wayfarer/contracts';
+import { storyPreview, TripDateMessages, TripLimits } from '@wayfarer/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   adjustRange,
@@ -8,6 +8,7 @@ import {
   isSupportedPhoto,
   localDateString,
   tripFormEntries,
+  tripDateProblem,
   tripPhotoBytes,
   tripUploadProblem,
   type PhotoLike,
@@ -223,5 +224,35 @@ describe('story preview (contracts, spec section 5)', () => {
     expect(storyPreview('Short story.')).toBe('Short story.');
     // characters, not UTF-16 units: an emoji is not split in half
     expect(storyPreview('😀'.repeat(101))).toBe(`${'😀'.repeat(100)}...`);
+  });
+});
+
+describe('tripDateProblem (what the trips service refuses, said before sending)', () => {
+  const today = '2025-06-10';
+
+  it('takes the draft as it is: every range ends on or after its start', () => {
+    expect(tripDateProblem(draft, today)).toBeNull();
+    expect(tripDateProblem({ ...draft, endDate: draft.startDate }, today)).toBeNull();
+  });
+
+  it("refuses a trip that ends before it starts, in the service's words", () => {
+    expect(tripDateProblem({ ...draft, endDate: '2025-05-31' }, today)).toBe(
+      TripDateMessages.endBeforeStart,
+    );
+    // an emptied start is today for the service: an end before today is refused too
+    expect(tripDateProblem({ ...draft, startDate: '', endDate: '2025-06-09' }, today)).toBe(
+      TripDateMessages.endBeforeStart,
+    );
+  });
+
+  it('names the destination that ends before it starts', () => {
+    const [paris, ...rest] = draft.destinations;
+    const reversed = { ...paris!, startDate: '2025-06-05', endDate: '2025-06-04' };
+    expect(tripDateProblem({ ...draft, destinations: [reversed, ...rest] }, today)).toBe(
+      `Paris, France: ${TripDateMessages.endBeforeStart}`,
+    );
+    // a destination's empty dates are the trip's
+    const blank = { ...paris!, startDate: '', endDate: '' };
+    expect(tripDateProblem({ ...draft, destinations: [blank] }, today)).toBeNull();
   });
 });

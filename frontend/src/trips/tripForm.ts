@@ -1,9 +1,11 @@
 import {
   destinationFieldName,
+  endsBeforeStart,
   IMAGE_ACCEPT,
   ImageTypes,
   isAcceptedImageFile,
   photosFieldName,
+  TripDateMessages,
   TripLimits,
   type DESTINATION_FIELDS,
 } from '@wayfarer/contracts';
@@ -60,6 +62,24 @@ export function adjustRange(
     else next.startDate = next.endDate;
   }
   return next;
+}
+
+/**
+ * The dates checked just before the trip is sent, as the trips service checks them (contracts'
+ * `endsBeforeStart`, the same message): the sentence to show, or null. Empty dates are the
+ * service's defaults: the trip's are today, a destination's the trip's.
+ */
+export function tripDateProblem(
+  draft: Pick<TripDraft<PhotoLike>, 'startDate' | 'endDate' | 'destinations'>,
+  today: string,
+): string | null {
+  const trip = { startDate: draft.startDate || today, endDate: draft.endDate || today };
+  if (endsBeforeStart(trip)) return TripDateMessages.endBeforeStart;
+  for (const d of draft.destinations) {
+    const range = { startDate: d.startDate || trip.startDate, endDate: d.endDate || trip.endDate };
+    if (endsBeforeStart(range)) return `${d.name}: ${TripDateMessages.endBeforeStart}`;
+  }
+  return null;
 }
 
 /**
