@@ -29,6 +29,7 @@ export async function addBucketItem(place: Omit<NewBucketListItem, 'isVisited'>)
   const answer = await apiFetch<{ data?: unknown }>('/api/bucketlist', {
     method: 'POST',
     json: { ...place, isVisited: false },
+    idempotent: true,
   });
   if (!isItem(answer?.data)) throw new Error('Unexpected answer to adding a place');
   return answer.data;

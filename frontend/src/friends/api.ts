@@ -122,6 +122,7 @@ export async function searchUsers(query: string, signal?: AbortSignal): Promise<
 export async function addFriend(id: string): Promise<AddFriendResponse['status']> {
   const answer = await apiFetch<Partial<AddFriendResponse> | null>(path('/api/add-friend', id), {
     method: 'POST',
+    idempotent: true,
   });
   return answer?.status === 'friends' ? 'friends' : 'requested';
 }

@@ -56,7 +56,11 @@ export const journalApi: JournalApi = {
   },
   async save(body) {
     await retryOnceOnNotFound(() =>
-      apiFetch<{ message?: string }>('/api/journal', { method: 'POST', json: body }),
+      apiFetch<{ message?: string }>('/api/journal', {
+        method: 'POST',
+        json: body,
+        idempotent: true,
+      }),
     );
   },
 };

@@ -211,6 +211,27 @@ describe('JournalController (timers)', () => {
     expect(c.getState().mode).toBe('view');
   });
 
+  it('a retry of a failed save sends the same body (its idempotency key); a new text or a later save a new date', async () => {
+    let now = NOW;
+    const fake = fakeApi('Old');
+    const c = new JournalController('dest-1', fake.api, { now: () => now });
+    c.load();
+    await vi.advanceTimersByTimeAsync(0);
+    c.edit();
+    c.setDraft('Fjords');
+    fake.failWith(new Error('502'));
+    await c.save();
+    now = new Date(NOW.getTime() + 60_000);
+    await vi.advanceTimersByTimeAsync(JOURNAL_SAVE_FLAG_RESET_MS);
+    await c.save(); // the retry: same text, same date
+    expect(fake.saves[1]).toEqual(fake.saves[0]);
+    await vi.advanceTimersByTimeAsync(JOURNAL_SAVE_FLAG_RESET_MS);
+    c.edit();
+    c.setDraft('Fjords again');
+    await c.save();
+    expect(fake.saves[2]!.date).toBe(now.toISOString());
+  });
+
   it("a failure without the server's message says 'Failed to save journal'", async () => {
     const { c, failWith } = await loaded('Old');
     failWith(new TypeError('network'));

@@ -134,6 +134,11 @@ export class JournalController {
   private blurTimer: ReturnType<typeof setTimeout> | undefined;
   private flagTimer: ReturnType<typeof setTimeout> | undefined;
   private loading: AbortController | null = null;
+  /**
+   * The last save that failed: saving the same text again is its retry, sent with the same
+   * date, so the same body (and so the same `Idempotency-Key`, `apiFetch`'s `idempotent`).
+   */
+  private failedSave: { content: string; date: string } | null = null;
   /** Bumped by `stop()`: a save finishing after it changes nothing. */
   private generation = 0;
 
@@ -220,18 +225,26 @@ export class JournalController {
     this.clearBlurTimer();
   }
 
-  /** The save icon: POSTs the draft with the current time. Resolves when the save is done. */
+  /**
+   * The save icon: POSTs the draft with the current time (a retry of a failed save of the same
+   * text: with that save's time). Resolves when the save is done.
+   */
   async save(): Promise<void> {
     if (this.options.readOnly || this.state.mode !== 'edit' || this.state.saving) return;
     const generation = this.generation;
     const content = this.state.draft;
     this.dispatch({ type: 'save-start' });
-    const date = (this.options.now?.() ?? new Date()).toISOString();
+    const date =
+      this.failedSave?.content === content
+        ? this.failedSave.date
+        : (this.options.now?.() ?? new Date()).toISOString();
     try {
       await this.api.save({ destinationId: this.destinationId, content, date });
+      this.failedSave = null;
       if (generation !== this.generation) return;
       this.dispatch({ type: 'save-succeeded', content });
     } catch (error) {
+      this.failedSave = { content, date };
       if (generation !== this.generation) return;
       this.dispatch({
         type: 'save-failed',

@@ -1,5 +1,10 @@
-import { isPendingPhotoUrl, type Trip, type TripSummary } from '@wayfarer/contracts';
-import { ApiError, apiFetch, messageFrom } from '../api/client';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  isPendingPhotoUrl,
+  type Trip,
+  type TripSummary,
+} from '@wayfarer/contracts';
+import { ApiError, apiFetch, idempotencyKeys, messageFrom, requestSignature } from '../api/client';
 
 export type { Destination, Trip, TripSummary, TripSummaryDestination } from '@wayfarer/contracts';
 
@@ -89,17 +94,21 @@ export interface UploadProgress {
 /**
  * `POST /api/trips` with the multipart form (see `tripForm.ts`), answering the created trip.
  * XMLHttpRequest rather than fetch: it reports upload progress, which photos make worth
- * showing. Failures are `ApiError`s like every other call (status 0: unreachable).
+ * showing. Failures are `ApiError`s like every other call (status 0: unreachable). It carries
+ * the `Idempotency-Key` of its form (`idempotencyKeys`): saving the same form again after a
+ * failure is a retry, answered with the trip if the first upload had created it.
  */
 export function uploadTrip(
   body: FormData,
   options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<Trip> {
   return new Promise((resolve, reject) => {
+    const action = requestSignature('POST', '/api/trips', body);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/trips');
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKeys.keyFor(action));
     xhr.responseType = 'text';
     if (options.onProgress) {
       const report = options.onProgress;
@@ -119,8 +128,10 @@ export function uploadTrip(
       } catch {
         data = xhr.responseText;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as Trip);
-      else reject(new ApiError(xhr.status, messageFrom(data), data));
+      if (xhr.status >= 200 && xhr.status < 300) {
+        idempotencyKeys.settle(action);
+        resolve(data as Trip);
+      } else reject(new ApiError(xhr.status, messageFrom(data), data));
     });
     xhr.addEventListener('error', () => {
       done();
