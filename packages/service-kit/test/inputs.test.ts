@@ -106,10 +106,7 @@ describe('an answer sent before the body was read, over real HTTP', () => {
   const raw = rawApp();
   let base = '';
   beforeAll(async () => {
-    await raw.listen({ port: 0, host: '127.0.0.1' });
-    const address = raw.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await raw.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => raw.close());
 

@@ -15,10 +15,7 @@ let base: string;
 
 beforeAll(async () => {
   h = await startAuth();
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = h.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
