@@ -10,8 +10,12 @@ declare module 'vitest' {
     controlUrl: string;
     /** The stack's identity proof secret: to sign a call straight to a service's port. */
     identityProofSecret: string;
+    /** The stack's namespace: its databases are `<service>_<namespace>`. */
+    namespace: string;
   }
 }
+
+export const E2E_NAMESPACE = 'e2e';
 
 export const E2E_PORTS = {
   gateway: 18080,
@@ -28,10 +32,17 @@ export const E2E_PORTS = {
 /**
  * Tests run in workers, the stack lives here: a tiny loopback endpoint lets a test stop a real
  * service and start it again (`POST /processes/<name>/stop|start`), to see the product's
- * behaviour when a service is down without faking any answer.
+ * behaviour when a service is down without faking any answer, and read each process's state
+ * and restart count (`GET /processes`: the runner restarts a crashed process).
  */
 function serveControl(stack: RunningStack): Promise<Server> {
   const server = createServer((req, res) => {
+    // each process's pid, state and restarts: a test sees whether anything crashed meanwhile
+    if (req.method === 'GET' && req.url === '/processes') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(stack.processes()));
+      return;
+    }
     const match = /^\/processes\/([a-z0-9]+)\/(stop|start)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) {
       res.writeHead(404).end();
@@ -48,10 +59,11 @@ function serveControl(stack: RunningStack): Promise<Server> {
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startStack({ namespace: 'e2e', ports: E2E_PORTS, logLevel: 'info' });
+  const stack = await startStack({ namespace: E2E_NAMESPACE, ports: E2E_PORTS, logLevel: 'info' });
   const control = await serveControl(stack);
   project.provide('baseUrl', stack.url);
   project.provide('identityProofSecret', stack.identityProofSecret);
+  project.provide('namespace', E2E_NAMESPACE);
   project.provide('controlUrl', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   process.stdout.write(`e2e stack at ${stack.url} (logs: ${stack.logDir})\n`);
   return async () => {

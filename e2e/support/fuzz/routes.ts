@@ -1,0 +1,779 @@
+import fc from 'fast-check';
+import { LoginBody } from '@wayfarer/contracts';
+import { CHUNK_FAULTS, type Framing, type RawRequest } from './raw-http';
+import {
+  anyJson,
+  deepJson,
+  fileBytes,
+  idSegment,
+  nastyContentType,
+  nastyDate,
+  nastyNumber,
+  nastyString,
+  noiseHeaders,
+  queryString,
+  SMALL_PNG,
+  toJson,
+} from './values';
+import type { Part, World } from './world';
+
+/*
+ * Every `/api` route of the product, with its methods and shapes as the services define them,
+ * and how to fuzz it: path parameters, query names, a JSON or multipart body built from a valid
+ * one and then broken, headers, and the framing of the body on the wire.
+ */
+
+export interface FuzzRoute {
+  /** `METHOD /api/path/:param`, as the service declares it. */
+  name: string;
+  /** The prefix of the gateway's table (`PROXY_ROUTES`) it is under. */
+  prefix: string;
+  /** The caller's parts a refused request must leave as they were (read after each refusal). */
+  watch: readonly Part[];
+  /** Whose session is sent: the caller's, or the one the logout route may end. */
+  session?: 'caller' | 'leaver';
+  request: (world: World) => fc.Arbitrary<RawRequest>;
+}
+
+/** Marks a key left out of a JSON body or a part left out of a form. */
+const ABSENT = Symbol('absent');
+
+interface Body {
+  bytes: Buffer;
+  contentType?: string;
+}
+
+/** The valid value, a value of the field's own kind (`own`), anything, or nothing. */
+function field(valid: unknown, own: fc.Arbitrary<unknown> = anyJson): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant(valid) },
+    { weight: 4, arbitrary: own },
+    { weight: 2, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.constant(ABSENT) },
+  );
+}
+
+const MALFORMED_JSON = [
+  '',
+  '{',
+  '{"a":1,}',
+  "{'a':1}",
+  'null',
+  '[]',
+  '"text"',
+  '\ufeff{}',
+  '{"a":1}{"b":2}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '\u0000',
+] as const;
+
+/**
+ * A JSON body: the valid object with some fields broken (`fields`: each field's own kind of
+ * bad value) and extra keys, or a body that is not that object at all.
+ */
+function jsonBody(
+  valid: Record<string, unknown>,
+  fields: Record<string, fc.Arbitrary<unknown>> = {},
+): fc.Arbitrary<Body> {
+  const object = fc
+    .tuple(
+      fc.record(Object.fromEntries(Object.keys(valid).map((k) => [k, field(valid[k], fields[k])]))),
+      fc.dictionary(fc.constantFrom('ownerId', 'userId', '_id', 'isVisited', '$where'), anyJson, {
+        maxKeys: 2,
+      }),
+    )
+    .map(([o, extra]) =>
+      toJson({
+        ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== ABSENT)),
+        ...extra,
+      }),
+    );
+  const firstKey = Object.keys(valid)[0] ?? 'a';
+  const text = fc.oneof(
+    { weight: 8, arbitrary: object.map((t) => Buffer.from(t, 'utf8')) },
+    { weight: 1, arbitrary: anyJson.map((v) => Buffer.from(toJson(v), 'utf8')) },
+    { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((t) => Buffer.from(t)) },
+    { weight: 1, arbitrary: deepJson.map((r) => Buffer.from(r.text)) },
+    {
+      // invalid UTF-8 inside a string
+      weight: 1,
+      arbitrary: fc.constant(
+        Buffer.concat([
+          Buffer.from(`{"${firstKey}":"`),
+          Buffer.from([0xff, 0xc0, 0xaf, 0xed, 0xa0, 0x80]),
+          Buffer.from('"}'),
+        ]),
+      ),
+    },
+    {
+      // a duplicate key: the second one wins in JSON.parse
+      weight: 1,
+      arbitrary: fc.constant(
+        Buffer.from(`{"${firstKey}":${toJson(valid[firstKey])},"${firstKey}":{"$gt":""}}`),
+      ),
+    },
+  );
+  return text.map((bytes) => ({ bytes, contentType: 'application/json' }));
+}
+
+/** One part of a multipart form. */
+interface Part0 {
+  name: string;
+  value: Buffer;
+  filename?: string;
+  contentType?: string;
+}
+
+const MULTIPART_FAULTS = [
+  'none',
+  'none',
+  'none',
+  'none',
+  'boundary-mismatch',
+  'no-boundary',
+  'no-closing',
+  'truncated',
+  'lf-only',
+  'no-disposition',
+  'preamble',
+  'many-parts',
+  'long-header',
+] as const;
+type MultipartFault = (typeof MULTIPART_FAULTS)[number];
+
+function multipartBytes(parts: Part0[], boundary: string, fault: MultipartFault): Body {
+  const nl = fault === 'lf-only' ? '\n' : '\r\n';
+  const chunks: Buffer[] = [];
+  if (fault === 'preamble') chunks.push(Buffer.from(`junk before${nl}--not-it${nl}`));
+  const all: Part0[] =
+    fault === 'many-parts'
+      ? [
+          ...parts,
+          ...Array.from({ length: 3_000 }, (_, i) => ({ name: `f${i}`, value: Buffer.from('1') })),
+        ]
+      : parts;
+  for (const [i, p] of all.entries()) {
+    const headers: string[] = [];
+    if (!(fault === 'no-disposition' && i === 0)) {
+      headers.push(
+        `Content-Disposition: form-data; name="${p.name}"` +
+          (p.filename !== undefined ? `; filename="${p.filename}"` : ''),
+      );
+    }
+    if (p.contentType !== undefined) headers.push(`Content-Type: ${p.contentType}`);
+    if (fault === 'long-header' && i === 0) headers.push(`X-Pad: ${'p'.repeat(100_000)}`);
+    chunks.push(
+      Buffer.from(`--${boundary}${nl}${headers.join(nl)}${nl}${nl}`, 'utf8'),
+      p.value,
+      Buffer.from(nl),
+    );
+  }
+  if (fault !== 'no-closing' && fault !== 'truncated')
+    chunks.push(Buffer.from(`--${boundary}--${nl}`));
+  let bytes = Buffer.concat(chunks);
+  if (fault === 'truncated') bytes = bytes.subarray(0, Math.floor(bytes.length / 2));
+  const declared =
+    fault === 'boundary-mismatch' ? `${boundary}x` : fault === 'no-boundary' ? null : boundary;
+  return {
+    bytes,
+    contentType:
+      declared === null ? 'multipart/form-data' : `multipart/form-data; boundary=${declared}`,
+  };
+}
+
+/** Field names that are not the form's: out-of-range, negative, prototype, bracket soup. */
+const BAD_INDEXES = [
+  '-1',
+  '99999999999999999999',
+  '1e3',
+  '__proto__',
+  'constructor',
+  '',
+  ' 0',
+  '0x1',
+  '٣',
+  '20',
+  '07',
+];
+
+/**
+ * A multipart body: the valid form with some parts broken (value, name, file), some left out,
+ * some repeated, extra ones, and the framing faults of MULTIPART_FAULTS.
+ */
+function multipartBody(
+  valid: Part0[],
+  values: Record<string, fc.Arbitrary<Buffer>>,
+  names: fc.Arbitrary<string>,
+): fc.Arbitrary<Body> {
+  const part = (p: Part0): fc.Arbitrary<Part0[]> =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant<Part0[]>([p]) },
+      {
+        weight: 4,
+        arbitrary: (values[p.name] ?? fileBytes).map((value): Part0[] => [{ ...p, value }]),
+      },
+      { weight: 1, arbitrary: names.map((name): Part0[] => [{ ...p, name }]) },
+      { weight: 1, arbitrary: fc.constant<Part0[]>([]) },
+      { weight: 1, arbitrary: fc.constant<Part0[]>([p, p]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(
+            nastyString.filter((s) => s.length < 500),
+            fc.constantFrom(undefined, '', 'image/png', 'text/html', 'x'),
+          )
+          .map(([filename, contentType]): Part0[] => [{ ...p, filename, contentType }]),
+      },
+    );
+  const extra = fc.array(
+    fc.record({
+      name: names,
+      value: fc.oneof(
+        nastyString.map((s) => Buffer.from(s)),
+        fileBytes,
+      ),
+      filename: fc.option(fc.constantFrom('x.png', '../../etc/passwd', 'a\u0000.png'), {
+        nil: undefined,
+      }),
+    }),
+    { maxLength: 2 },
+  );
+  return fc
+    .tuple(
+      fc.tuple(...valid.map(part)),
+      extra,
+      fc.constantFrom('fuzzBoundary7MA4YWxk', 'x', '-'.repeat(70), 'b'.repeat(75), 'a b', 'é'),
+      fc.constantFrom(...MULTIPART_FAULTS),
+    )
+    .map(([kept, more, boundary, fault]) =>
+      multipartBytes([...kept.flat(), ...more], boundary, fault),
+    );
+}
+
+const text = (s: string) => Buffer.from(s, 'utf8');
+
+/** Whether a body is a login the service would check (and count against the throttle if wrong). */
+function wellFormedLogin(bytes: Buffer): boolean {
+  try {
+    return LoginBody.safeParse(JSON.parse(bytes.toString('utf8'))).success;
+  } catch {
+    return false;
+  }
+}
+const asText = (a: fc.Arbitrary<unknown>) =>
+  a.map((v) => text(typeof v === 'string' ? v : toJson(v)));
+
+/** A body for a route that takes none: usually none, sometimes one anyway. */
+const noBody: fc.Arbitrary<Body | null> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(null) },
+  {
+    weight: 1,
+    arbitrary: anyJson.map((v) => ({ bytes: text(toJson(v)), contentType: 'application/json' })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => ({ bytes: Buffer.from(a) })),
+  },
+);
+
+const FRAMINGS: readonly { weight: number; arbitrary: fc.Arbitrary<Framing> }[] = [
+  { weight: 30, arbitrary: fc.constant('length') },
+  { weight: 5, arbitrary: fc.constant('chunked') },
+  { weight: 1, arbitrary: fc.constant('short') },
+  { weight: 1, arbitrary: fc.constant('long') },
+  { weight: 1, arbitrary: fc.constant('both') },
+  { weight: 2, arbitrary: fc.constant('bad-chunks') },
+];
+
+/** `arbitrary`'s value in `percent` % of the requests, else undefined. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, percent: number) =>
+  fc.oneof(
+    { weight: 100 - percent, arbitrary: fc.constant(undefined) },
+    { weight: percent, arbitrary },
+  );
+
+/**
+ * Methods a route is sometimes called with instead of its own. Not DELETE: on a path of the
+ * caller's own trip or place it would be accepted and end the suite's set-up (the DELETE routes
+ * are fuzzed as routes of their own).
+ */
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'] as const;
+
+interface Shape {
+  method: string;
+  /** The path without the query. */
+  path: fc.Arbitrary<string>;
+  /** Query parameter names the route reads (any others are sent too). */
+  query?: readonly string[];
+  body?: fc.Arbitrary<Body | null>;
+}
+
+/**
+ * The request: the route's method (now and then another), its path, a query, the body framed
+ * one way or another, the session cookie (now and then none), headers of the noise list and now
+ * and then a wrong Content-Type.
+ */
+function requestOf(
+  world: World,
+  session: 'caller' | 'leaver',
+  shape: Shape,
+): fc.Arbitrary<RawRequest> {
+  const cookie = (session === 'caller' ? world.caller : world.leaver).header;
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(shape.method) },
+        { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+      ),
+      path: shape.path,
+      query: sometimes(queryString(shape.query ?? []), 35),
+      body: shape.body ?? noBody,
+      framing: fc.oneof(...FRAMINGS),
+      cut: fc.integer({ min: 1, max: 64 }),
+      chunkFault: fc.constantFrom(...CHUNK_FAULTS),
+      noise: sometimes(noiseHeaders(world.friend.userId), 20),
+      contentType: sometimes(nastyContentType, 12),
+      signedIn: fc.oneof(
+        { weight: 19, arbitrary: fc.constant(true) },
+        { weight: 1, arbitrary: fc.constant(false) },
+      ),
+    })
+    .map((r): RawRequest => {
+      const headers: [string, string][] = [];
+      if (r.signedIn) headers.push(['Cookie', cookie]);
+      const type = r.contentType ?? r.body?.contentType;
+      if (r.body && type !== undefined) headers.push(['Content-Type', type]);
+      headers.push(...(r.noise ?? []));
+      return {
+        method: r.method,
+        target: r.query === undefined ? r.path : `${r.path}?${r.query}`,
+        headers,
+        body: r.body?.bytes ?? Buffer.alloc(0),
+        framing: r.body ? r.framing : 'none',
+        cut: r.cut,
+        chunkFault: r.chunkFault,
+      };
+    });
+}
+
+/** `/api/prefix/<segment>` (the segment as generated: encoded or raw). */
+const under = (prefix: string, ids: fc.Arbitrary<string>) => ids.map((id) => `${prefix}/${id}`);
+
+/** A route without parameters, with its query and body noise. */
+const plain = (name: string, prefix: string, query: readonly string[] = []): FuzzRoute => {
+  const [method = 'GET', path = prefix] = name.split(' ');
+  return {
+    name,
+    prefix,
+    watch: [],
+    request: (w) => requestOf(w, 'caller', { method, path: fc.constant(path), query }),
+  };
+};
+
+const latitudeText = fc
+  .oneof(
+    nastyNumber.map((n) => toJson(n)),
+    nastyString,
+  )
+  .map(text);
+
+/** The trip form's fields, as the trips service reads them (spec section 7). */
+const TRIP_FORM: Part0[] = [
+  { name: 'name', value: text('Fuzzed trip') },
+  { name: 'startDate', value: text('2026-06-01') },
+  { name: 'endDate', value: text('2026-06-05') },
+  { name: 'destinations[0][name]', value: text('Fuzzville') },
+  { name: 'destinations[0][startDate]', value: text('2026-06-01') },
+  { name: 'destinations[0][endDate]', value: text('2026-06-05') },
+  { name: 'destinations[0][latitude]', value: text('48.85') },
+  { name: 'destinations[0][longitude]', value: text('2.35') },
+  { name: 'destinations[0][story]', value: text('Fuzzed story') },
+  { name: 'photos[0]', value: SMALL_PNG, filename: 'p.png', contentType: 'image/png' },
+];
+const dateText = nastyDate.map(text);
+const TRIP_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
+  name: asText(nastyString),
+  startDate: dateText,
+  endDate: dateText,
+  'destinations[0][name]': asText(nastyString),
+  'destinations[0][startDate]': dateText,
+  'destinations[0][endDate]': dateText,
+  'destinations[0][latitude]': latitudeText,
+  'destinations[0][longitude]': latitudeText,
+  'destinations[0][story]': asText(nastyString),
+  'photos[0]': fileBytes,
+};
+const tripFieldNames = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom(...BAD_INDEXES),
+      fc.constantFrom('name', 'latitude', 'startDate', '__proto__', 'constructor', '', 'name][x'),
+    )
+    .map(([i, k]) => `destinations[${i}][${k}]`),
+  fc.constantFrom(...BAD_INDEXES).map((i) => `photos[${i}]`),
+  fc.constantFrom(
+    'photos',
+    'photos[]',
+    'destinations',
+    'destinations[0]',
+    '__proto__',
+    'name[]',
+    '',
+  ),
+  nastyString.filter((s) => s.length < 300 && !s.includes('"')),
+);
+
+const REGISTER_FORM = (email: string): Part0[] => [
+  { name: 'name', value: text('Fuzz Person') },
+  { name: 'email', value: text(email) },
+  { name: 'password', value: text('a long password') },
+  { name: 'profilePicture', value: SMALL_PNG, filename: 'me.png', contentType: 'image/png' },
+];
+const REGISTER_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
+  name: asText(nastyString),
+  email: asText(fc.oneof(nastyString, fc.emailAddress(), fc.constant('a@b'))),
+  password: asText(nastyString),
+  profilePicture: fileBytes,
+};
+
+/**
+ * Every route of every service behind the gateway. Ids the generators pick among (`idSegment`)
+ * are real ones where a refusal is expected (the friend's trip for DELETE /api/trips, the
+ * friend for add-friend: already friends) and never ones whose acceptance would end the suite's
+ * set-up (the caller's own trip for DELETE, the stranger's pending request for accept).
+ */
+export function fuzzRoutes(): FuzzRoute[] {
+  return [
+    // ------------------------------------------------------------------ auth
+    {
+      name: 'POST /api/register',
+      prefix: '/api/register',
+      watch: ['users'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/register'),
+          body: fc.oneof(
+            {
+              weight: 5,
+              arbitrary: fc
+                .uuid()
+                .chain((id) =>
+                  multipartBody(
+                    REGISTER_FORM(`fuzz.${id}@example.com`),
+                    REGISTER_VALUES,
+                    nastyString,
+                  ),
+                ),
+            },
+            {
+              weight: 1,
+              arbitrary: jsonBody({
+                name: 'Fuzz',
+                email: 'fuzz@example.com',
+                password: 'a long password',
+              }),
+            },
+          ),
+        }),
+    },
+    {
+      name: 'POST /api/login',
+      prefix: '/api/login',
+      watch: ['users', 'session'],
+      // never a well-formed email and password: a failed login of that shape counts against the
+      // loopback address's login throttle, which later e2e tests sign in from
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/login'),
+          body: jsonBody(
+            { email: 'fuzz@example.com', password: 'a long password' },
+            { email: fc.oneof(anyJson, fc.constantFrom('', 'not-an-email', 'a@', '@b.c')) },
+          ).filter((body) => !wellFormedLogin(body.bytes)),
+        }),
+    },
+    {
+      name: 'POST /api/logout',
+      prefix: '/api/logout',
+      watch: ['session'],
+      session: 'leaver',
+      request: (w) => requestOf(w, 'leaver', { method: 'POST', path: fc.constant('/api/logout') }),
+    },
+    plain('GET /api/protected', '/api/protected'),
+    plain('GET /api/userDetails', '/api/userDetails'),
+    {
+      name: 'GET /api/avatars/:userId/:file',
+      prefix: '/api/avatars',
+      watch: [],
+      request: (w) => {
+        const [, , , user = '', file = ''] = w.ids.myAvatarPath.split('/');
+        const seg = idSegment([user, w.friend.userId, file, 'x.png', 'avatar.webp']);
+        return requestOf(w, 'caller', {
+          method: 'GET',
+          path: fc.oneof(
+            fc.tuple(seg, seg).map(([a, b]) => `/api/avatars/${a}/${b}`),
+            under('/api/avatars', seg),
+          ),
+        });
+      },
+    },
+    // ------------------------------------------------------------------ trips
+    plain('GET /api/mytrips', '/api/mytrips'),
+    {
+      name: 'GET /api/trips/:id',
+      prefix: '/api/trips',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under(
+            '/api/trips',
+            idSegment([w.ids.myTrip, w.ids.friendTrip, w.ids.myDestination]),
+          ),
+        }),
+    },
+    {
+      name: 'DELETE /api/trips/:id',
+      prefix: '/api/trips',
+      watch: ['myTrips'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'DELETE',
+          path: under(
+            '/api/trips',
+            idSegment([w.ids.friendTrip, w.ids.myDestination, w.ids.friendDestination]),
+          ),
+        }),
+    },
+    {
+      name: 'POST /api/trips',
+      prefix: '/api/trips',
+      watch: ['myTrips'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/trips'),
+          body: fc.oneof(
+            { weight: 6, arbitrary: multipartBody(TRIP_FORM, TRIP_VALUES, tripFieldNames) },
+            {
+              weight: 1,
+              arbitrary: jsonBody({
+                name: 'Fuzzed trip',
+                startDate: '2026-06-01',
+                endDate: '2026-06-05',
+                destinations: [],
+              }),
+            },
+          ),
+        }),
+    },
+    {
+      name: 'GET /api/photos/:tripId/:photoId',
+      prefix: '/api/photos',
+      watch: [],
+      request: (w) => {
+        const [, , , myTrip = '', myPhoto = ''] = w.ids.myPhotoPath.split('/');
+        const [, , , theirTrip = '', theirPhoto = ''] = w.ids.friendPhotoPath.split('/');
+        const seg = idSegment([myTrip, myPhoto, theirTrip, theirPhoto]);
+        return requestOf(w, 'caller', {
+          method: 'GET',
+          path: fc.oneof(
+            fc.tuple(seg, seg).map(([a, b]) => `/api/photos/${a}/${b}`),
+            fc.constantFrom(
+              w.ids.friendPhotoPath,
+              `${w.ids.myPhotoPath}/x`,
+              `${w.ids.myPhotoPath}%00`,
+            ),
+          ),
+        });
+      },
+    },
+    // ------------------------------------------------------------------ bucketlist
+    plain('GET /api/bucketlist', '/api/bucketlist'),
+    {
+      name: 'POST /api/bucketlist',
+      prefix: '/api/bucketlist',
+      watch: ['bucket'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/bucketlist'),
+          body: jsonBody(
+            {
+              place: 'Fuzz Atoll',
+              latitude: -20.5,
+              longitude: -150.25,
+              isVisited: false,
+              description: 'x',
+            },
+            {
+              place: nastyString,
+              latitude: nastyNumber,
+              longitude: nastyNumber,
+              description: nastyString,
+            },
+          ),
+        }),
+    },
+    {
+      name: 'DELETE /api/bucketlist/:id',
+      prefix: '/api/bucketlist',
+      watch: ['bucket'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'DELETE',
+          path: under('/api/bucketlist', idSegment([w.ids.friendItem, w.ids.myTrip])),
+        }),
+    },
+    {
+      name: 'GET /api/itinerary/:bucketListId',
+      prefix: '/api/itinerary',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under('/api/itinerary', idSegment([w.ids.myItem, w.ids.friendItem])),
+        }),
+    },
+    {
+      name: 'POST /api/itinerary',
+      prefix: '/api/itinerary',
+      watch: ['itinerary', 'bucket'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/itinerary'),
+          body: jsonBody(
+            { bucketListId: w.ids.myItem, itinerary: ['Swim'] },
+            {
+              bucketListId: fc.oneof(fc.constant(w.ids.friendItem), fc.uuid(), nastyString),
+              itinerary: fc.oneof(
+                fc.array(nastyString, { maxLength: 4 }),
+                fc.constant(Array.from({ length: 101 }, () => 'x')),
+                fc.constant(['x'.repeat(501)]),
+                anyJson,
+              ),
+            },
+          ),
+        }),
+    },
+    // ------------------------------------------------------------------ social
+    plain('GET /api/friends', '/api/friends', ['limit', 'cursor']),
+    {
+      name: 'GET /api/friends/:friendId/destinations/:destinationId',
+      prefix: '/api/friends',
+      watch: [],
+      request: (w) => {
+        const seg = idSegment([
+          w.friend.userId,
+          w.stranger.userId,
+          w.caller.userId,
+          w.ids.friendDestination,
+          w.ids.myDestination,
+        ]);
+        return requestOf(w, 'caller', {
+          method: 'GET',
+          path: fc.tuple(seg, seg).map(([a, b]) => `/api/friends/${a}/destinations/${b}`),
+        });
+      },
+    },
+    {
+      name: 'DELETE /api/friends/:id',
+      prefix: '/api/friends',
+      watch: ['friends', 'requests'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'DELETE',
+          path: under('/api/friends', idSegment([w.stranger.userId, w.caller.userId])),
+        }),
+    },
+    plain('GET /api/friendRequests', '/api/friendRequests'),
+    ...(['acceptFriend', 'declineFriend'] as const).map((verb): FuzzRoute => ({
+      name: `POST /api/${verb}/:id`,
+      prefix: `/api/${verb}`,
+      watch: ['friends', 'requests'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: under(`/api/${verb}`, idSegment([w.friend.userId, w.caller.userId])),
+        }),
+    })),
+    plain('GET /api/getUserFriends', '/api/getUserFriends'),
+    plain('GET /api/search-users', '/api/search-users', ['query']),
+    {
+      name: 'POST /api/add-friend/:id',
+      prefix: '/api/add-friend',
+      watch: ['friends', 'requests'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: under('/api/add-friend', idSegment([w.friend.userId, w.caller.userId])),
+        }),
+    },
+    // ------------------------------------------------------------------ journal
+    {
+      name: 'GET /api/journal/:destinationId',
+      prefix: '/api/journal',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under(
+            '/api/journal',
+            idSegment([w.ids.myDestination, w.ids.friendDestination, w.ids.myTrip]),
+          ),
+        }),
+    },
+    {
+      name: 'POST /api/journal',
+      prefix: '/api/journal',
+      watch: ['journal'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/journal'),
+          body: jsonBody(
+            {
+              destinationId: w.ids.myDestination,
+              content: 'Fuzzed journal',
+              date: '2026-06-01T10:00:00.000Z',
+            },
+            {
+              destinationId: fc.oneof(
+                fc.constant(w.ids.friendDestination),
+                fc.constant(w.ids.myTrip),
+                nastyString,
+              ),
+              content: nastyString,
+              date: nastyDate,
+            },
+          ),
+        }),
+    },
+    // ------------------------------------------------------------------ chat
+    {
+      name: 'GET /api/conversation/:roomId',
+      prefix: '/api/conversation',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under(
+            '/api/conversation',
+            idSegment([
+              w.ids.room,
+              w.ids.strangerRoom,
+              `${w.caller.userId}_${w.caller.userId}`,
+              w.ids.room.split('_').reverse().join('_'),
+              `${w.ids.room}_${w.caller.userId}`,
+            ]),
+          ),
+          query: ['before', 'limit'],
+        }),
+    },
+    // ------------------------------------------------------------------ places
+    plain('GET /api/places', '/api/places', ['query', 'limit']),
+  ];
+}
