@@ -157,6 +157,8 @@ function installRequestMetrics(
   labels: ((request: FastifyRequest) => RequestLabels) | undefined,
 ): void {
   ensureDefaultMetrics();
+  // off only to measure what they cost (bench/gateway/hop.bench.ts)
+  if (process.env.WAYFARER_REQUEST_METRICS === 'off') return;
   const record = httpRequestRecorder();
   app.addHook('onResponse', (request, reply, done) => {
     if (!UNTRACED_PATHS.has(request.routeOptions.url ?? '')) {

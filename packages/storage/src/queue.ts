@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * The one bound on image work in a process (`IMAGE_CONCURRENCY`). sharp already runs off the
  * event loop (libuv threads), but a photo costs ~75 ms (stripped original) to ~250 ms (WebP
@@ -27,11 +29,15 @@ export class ImageQueue {
     }
   }
 
-  /** Runs `task` when a slot is free (its priority first); resolves or rejects with it. */
+  /**
+   * Runs `task` when a slot is free (its priority first); resolves or rejects with it. The task
+   * runs in its caller's async context (whoever frees the slot starts it): its trace spans and
+   * anything else kept in AsyncLocalStorage are the caller's, not another job's.
+   */
   run<T>(task: () => Promise<T>, priority: ImagePriority = 'now'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting[priority].push({
-        run: () => task().then(resolve, reject),
+        run: AsyncResource.bind(() => task().then(resolve, reject)),
       });
       this.next();
     });

@@ -6,3 +6,4 @@ export * from './service-env';
 export * from './identity';
 export { infraEnv } from './containers';
 export * from './topic';
+export * from './metrics';

@@ -7,6 +7,9 @@ export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(endpoint) && env.OTEL_SDK_DISABLED?.toLowerCase() !== 'true';
 }
 
+/** The attribute of a request's span that holds its request id (`x-request-id`, the logs'). */
+export const REQUEST_ID_ATTRIBUTE = 'wayfarer.request_id';
+
 /** Paths no probe or scrape should trace (answered by every process, many times a minute). */
 export const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 

@@ -1,4 +1,4 @@
-import { register } from 'node:module';
+import { createRequire, register, syncBuiltinESMExports } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -9,7 +9,7 @@ import { SocketIoInstrumentation } from '@opentelemetry/instrumentation-socket.i
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
-import { isUntracedUrl, serviceNameOf } from './config';
+import { isUntracedUrl, REQUEST_ID_ATTRIBUTE, serviceNameOf } from './config';
 import { setTelemetryShutdown } from './state';
 
 /**
@@ -53,6 +53,9 @@ export async function startTracing(): Promise<void> {
         // the request span (with its route) and the handler's: a span per hook would cost
         // more than it tells
         instrumentHooks: false,
+        // the request id of the access log and of every service's log lines (x-request-id):
+        // from a log line to its trace (Jaeger: tags {"wayfarer.request_id":"..."})
+        requestHook: (span, request) => span.setAttribute(REQUEST_ID_ATTRIBUTE, request.id),
       }),
       new PgInstrumentation({ requireParentSpan: true }),
       new MongoDBInstrumentation({ requireParentSpan: true }),
@@ -62,6 +65,13 @@ export async function startTracing(): Promise<void> {
     ],
   });
   sdk.start();
+  // http and https patched now, through require, and their ESM namespaces synced with that:
+  // else a module importing them (minio) after a CommonJS module required them (fastify,
+  // mongodb) gets the unpatched functions, and its calls make no spans
+  const require = createRequire(import.meta.url);
+  require('node:http');
+  require('node:https');
+  syncBuiltinESMExports();
   setTelemetryShutdown(() => sdk.shutdown());
   // the loader has the names of every module to wrap before the entry's imports are resolved
   await waitForAllMessagesAcknowledged();
