@@ -23,6 +23,11 @@ set -a
 source .data/local/env
 set +a
 
+# the deploy checks render and validate the Kubernetes manifests: kustomize (kubectl's, or built),
+# kubeconform and the schemas (built from the Go module proxy once, cached like deploy/local's)
+step "Kubernetes check tools (deploy/test/k8s-tools.sh)"
+bash deploy/test/k8s-tools.sh >/dev/null || fail "deploy/test/k8s-tools.sh"
+
 step "lint and format check"
 npx eslint . || fail "eslint"
 npx prettier --check . >/dev/null || { npx prettier --check . || true; fail "prettier (run npm run format)"; }
@@ -31,6 +36,7 @@ step "type check"
 npm run typecheck --workspaces --if-present --silent || fail "typecheck"
 tsc -p scripts/tsconfig.json || fail "typecheck scripts"
 tsc -p bench/tsconfig.json || fail "typecheck bench"
+tsc -p deploy/tsconfig.json || fail "typecheck deploy"
 
 results=.data/test-results
 rm -rf "$results" && mkdir -p "$results"

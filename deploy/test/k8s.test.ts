@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { largestBodyMaxMiB } from '@wayfarer/contracts';
+import { parseEnvFile } from '@wayfarer/test-kit';
 import { DEFAULT_PORTS, STACK } from '../../scripts/stack/services';
 
 // Static checks of deploy/k8s (kustomize base + overlays). Every check is a function that
@@ -80,6 +81,7 @@ interface K8sObject {
 }
 interface Kustomization {
   resources?: string[];
+  components?: string[];
   patches?: { path?: string; patch?: string; target?: { kind?: string; name?: string } }[];
   patchesStrategicMerge?: string[];
   patchesJson6902?: { path?: string }[];
@@ -288,13 +290,222 @@ function deploymentProblems(
   return problems;
 }
 
-/** The rules across Deployments: session keys, upstream URLs, ingress, PDB, network policy. */
+const isApp = (d: K8sObject) => apps.includes(appOf(d));
+/** The Deployments of the apps (not, e.g., the tracing component's jaeger). */
+const appDeployments = (objects: K8sObject[]) => byKind(objects, 'Deployment').filter(isApp);
+const containerPort = (d: K8sObject, name: string) =>
+  d.spec?.template?.spec?.containers?.[0]?.ports?.find((p) => p.name === name)?.containerPort;
+
+/**
+ * Where Prometheus scrapes each app (deploy/prometheus/README.md): the pod annotations name
+ * `/metrics` on the service's own port, or on the gateway's `metrics` port, which its env
+ * names and no Service exposes (the Ingress reaches only Services).
+ */
+function metricsProblems(objects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const d of appDeployments(objects)) {
+    const name = appOf(d);
+    const annotations =
+      (d.spec?.template?.metadata as { annotations?: Record<string, string> } | undefined)
+        ?.annotations ?? {};
+    const port = name === 'gateway' ? containerPort(d, 'metrics') : containerPort(d, 'http');
+    if (port === undefined) problems.push(`${name}: no metrics port`);
+    const want = {
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(port),
+      'prometheus.io/path': '/metrics',
+    };
+    for (const [k, v] of Object.entries(want)) {
+      if (annotations[k] !== v)
+        problems.push(`${name}: pod annotation ${k}=${annotations[k]}, want ${v}`);
+    }
+    if (name !== 'gateway') continue;
+    const env = new Map(envOf(d).map((e) => [e.name, e.value]));
+    if (port === containerPort(d, 'http')) problems.push('gateway: metrics on its public port');
+    if (env.get('METRICS_PORT') !== String(port))
+      problems.push(`gateway: METRICS_PORT is not ${port}`);
+    if (env.get('METRICS_HOST') !== '0.0.0.0')
+      problems.push('gateway: METRICS_HOST must be 0.0.0.0');
+    for (const svc of byKind(objects, 'Service')) {
+      if (!selects(svc.spec?.selector as Labels, podLabels(d))) continue;
+      for (const p of svc.spec?.ports ?? []) {
+        if (p.targetPort === 'metrics' || p.targetPort === port || p.port === port) {
+          problems.push(`Service ${appOf(svc)} exposes the gateway's metrics port`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+// ------------------------------------------------------------------ network policies
+interface Selector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+interface PolicyPeer {
+  podSelector?: Selector;
+  namespaceSelector?: Selector;
+}
+interface PolicyRule {
+  from?: PolicyPeer[];
+  to?: PolicyPeer[];
+  ports?: { port?: string | number; protocol?: string }[];
+}
+interface PolicySpec {
+  podSelector?: Selector;
+  policyTypes?: string[];
+  ingress?: PolicyRule[];
+  egress?: PolicyRule[];
+}
+
+function matches(sel: Selector | undefined, labels: Labels): boolean {
+  if (!sel) return false;
+  const exprs = (sel.matchExpressions ?? []).every((e) => {
+    const v = labels[e.key];
+    if (e.operator === 'In') return v !== undefined && (e.values ?? []).includes(v);
+    if (e.operator === 'NotIn') return v === undefined || !(e.values ?? []).includes(v);
+    if (e.operator === 'Exists') return v !== undefined;
+    return v === undefined; // DoesNotExist
+  });
+  return exprs && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+}
+const isEmpty = (sel: Selector | undefined) =>
+  !!sel && !sel.matchExpressions?.length && !Object.keys(sel.matchLabels ?? {}).length;
+
+/**
+ * What the NetworkPolicies let a pod receive (`ingress`) or send (`egress`), as lines
+ * `<peer> -> <port>/<protocol>`: peer `app:<Deployment>` (a pod selector, resolved), `ns:<name>`,
+ * `ns:<name>/pods:<labels>`, or `any`; named ports resolved on the receiving pod. `null` when
+ * no policy restricts that direction (nothing denied).
+ */
+function flows(
+  objects: K8sObject[],
+  pod: K8sObject,
+  direction: 'ingress' | 'egress',
+): Set<string> | null {
+  const type = direction === 'ingress' ? 'Ingress' : 'Egress';
+  const deployments = byKind(objects, 'Deployment');
+  const policies = byKind(objects, 'NetworkPolicy')
+    .map((p) => p.spec as PolicySpec)
+    .filter((p) => matches(p.podSelector, podLabels(pod)))
+    .filter((p) => (p.policyTypes ?? ['Ingress', ...(p.egress ? ['Egress'] : [])]).includes(type));
+  if (policies.length === 0) return null;
+  const out = new Set<string>();
+  for (const rule of policies.flatMap((p) => p[direction] ?? [])) {
+    const peers = (direction === 'ingress' ? rule.from : rule.to) ?? [undefined];
+    for (const peer of peers) {
+      const ns = peer?.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'];
+      const targets: { name: string; pod?: K8sObject }[] = !peer
+        ? [{ name: 'any' }]
+        : peer.namespaceSelector
+          ? [
+              {
+                name: `ns:${ns ?? JSON.stringify(peer.namespaceSelector)}${peer.podSelector ? `/pods:${JSON.stringify(peer.podSelector.matchLabels ?? peer.podSelector)}` : ''}`,
+              },
+            ]
+          : deployments
+              .filter((d) => matches(peer.podSelector, podLabels(d)))
+              .map((d) => ({ name: `app:${appOf(d)}`, pod: d }));
+      for (const t of targets) {
+        // a named port is the receiving pod's: this pod for ingress, the peer for egress
+        const receiver = direction === 'ingress' ? pod : t.pod;
+        for (const p of rule.ports ?? [{}]) {
+          const port =
+            typeof p.port === 'string' && receiver
+              ? (containerPort(receiver, p.port) ?? p.port)
+              : p.port;
+          out.add(`${t.name} -> ${port ?? 'all'}/${p.protocol ?? 'TCP'}`);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The port of a URL or of the first `host:port` of a list (a ConfigMap address). */
+function portOf(address: string | undefined, fallback: number): number {
+  const m = /^(?:[a-z]+:\/\/)?[^/:,]+:(\d+)/.exec(address ?? '');
+  return m ? Number(m[1]) : fallback;
+}
+
+/**
+ * Default deny, then exactly the paths of the architecture: the Ingress controller to the
+ * gateway, the gateway to the services, Prometheus to the metrics ports; out, DNS and OTLP for
+ * every app, the services' stores by port (from the env each one gets), the gateway to the
+ * services and Redis.
+ */
+function networkProblems(
+  objects: K8sObject[],
+  configMaps: Map<string, Record<string, string>>,
+): string[] {
+  const problems: string[] = [];
+  const policies = byKind(objects, 'NetworkPolicy').map((p) => p.spec as PolicySpec);
+  const denyAll = policies.some(
+    (p) =>
+      isEmpty(p.podSelector) &&
+      ['Ingress', 'Egress'].every((t) => p.policyTypes?.includes(t)) &&
+      !p.ingress?.length &&
+      !p.egress?.length,
+  );
+  if (!denyAll)
+    problems.push('no default-deny NetworkPolicy (empty podSelector, Ingress and Egress)');
+  const config = (key: string) =>
+    [...configMaps.entries()].find(([name]) => name.startsWith('wayfarer-config'))?.[1][key];
+  const deployments = appDeployments(objects);
+  for (const d of deployments) {
+    const name = appOf(d);
+    const http = containerPort(d, 'http');
+    const metrics = name === 'gateway' ? containerPort(d, 'metrics') : http;
+    const wantIn =
+      name === 'gateway'
+        ? [`ns:ingress-nginx -> ${http}/TCP`, `ns:monitoring -> ${metrics}/TCP`]
+        : [`app:gateway -> ${http}/TCP`, `ns:monitoring -> ${metrics}/TCP`];
+    const env = new Set(envOf(d).map((e) => e.name));
+    const stores: [string, number][] = [
+      ['DATABASE_URL', 5432],
+      ['REDIS_URL', 6379],
+      ['MONGO_URL', 27017],
+      ['KAFKA_BROKERS', portOf(config('KAFKA_BROKERS'), 9092)],
+      ['S3_ENDPOINT', portOf(config('S3_ENDPOINT'), 443)],
+    ];
+    const wantOut = [
+      'ns:kube-system/pods:{"k8s-app":"kube-dns"} -> 53/UDP',
+      'ns:kube-system/pods:{"k8s-app":"kube-dns"} -> 53/TCP',
+      'any -> 4317/TCP',
+      'any -> 4318/TCP',
+      ...stores.filter(([key]) => env.has(key)).map(([, port]) => `any -> ${port}/TCP`),
+      ...(name === 'gateway'
+        ? deployments
+            .filter((s) => appOf(s) !== 'gateway')
+            .map((s) => `app:${appOf(s)} -> ${containerPort(s, 'http')}/TCP`)
+        : []),
+    ];
+    for (const [direction, want] of [
+      ['ingress', wantIn],
+      ['egress', wantOut],
+    ] as const) {
+      const got = flows(objects, d, direction);
+      if (!got) {
+        problems.push(`${name}: no NetworkPolicy restricts its ${direction}`);
+        continue;
+      }
+      const missing = want.filter((f) => !got.has(f));
+      const extra = [...got].filter((f) => !want.includes(f));
+      if (missing.length) problems.push(`${name} ${direction}: missing ${missing.join(', ')}`);
+      if (extra.length) problems.push(`${name} ${direction}: not needed ${extra.join(', ')}`);
+    }
+  }
+  return problems;
+}
+
+/** The rules across Deployments: session keys, upstream URLs, ingress, PDB, network policy, metrics. */
 function stackProblems(
   objects: K8sObject[],
   configMaps: Map<string, Record<string, string>>,
 ): string[] {
   const problems: string[] = [];
-  const deployments = new Map(byKind(objects, 'Deployment').map((d) => [appOf(d), d]));
+  const deployments = new Map(appDeployments(objects).map((d) => [appOf(d), d]));
   const services = byKind(objects, 'Service');
   const envValue = (e: EnvVar | undefined) => {
     const cm = e?.valueFrom?.configMapKeyRef;
@@ -405,34 +616,17 @@ function stackProblems(
         problems.push(`Ingress ${appOf(socket)}: hosts differ from ${appOf(site)}'s (same origin)`);
       }
     }
-    const pdbs = byKind(objects, 'PodDisruptionBudget').filter((p) =>
-      selects((p.spec?.selector as { matchLabels?: Labels })?.matchLabels, podLabels(gateway)),
-    );
-    if (pdbs.length === 0) problems.push('no PodDisruptionBudget for the gateway');
   }
 
-  // only the gateway may reach the services (defence in depth: they also check its identity proof)
-  const policies = byKind(objects, 'NetworkPolicy');
+  // a PodDisruptionBudget for every app (each runs 2 or more replicas outside dev)
   for (const [name, d] of deployments) {
-    if (name === 'gateway') continue;
-    const labels = podLabels(d);
-    const covering = policies.filter((p) => {
-      const sel = p.spec?.podSelector;
-      if (!sel) return false;
-      const exprs = (sel.matchExpressions ?? []).every(
-        (e) => e.operator === 'In' && (e.values ?? []).includes(labels[e.key] ?? ''),
-      );
-      return exprs && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-    });
-    const onlyGateway = covering.some((p) =>
-      (p.spec?.ingress ?? []).every((rule) =>
-        (rule.from ?? [{}]).every(
-          (f) => !!gateway && selects(f.podSelector?.matchLabels, podLabels(gateway)),
-        ),
-      ),
+    const pdbs = byKind(objects, 'PodDisruptionBudget').filter((p) =>
+      selects((p.spec?.selector as { matchLabels?: Labels })?.matchLabels, podLabels(d)),
     );
-    if (!onlyGateway) problems.push(`${name}: no NetworkPolicy lets only the gateway in`);
+    if (pdbs.length !== 1) problems.push(`${name}: ${pdbs.length} PodDisruptionBudgets (want 1)`);
   }
+
+  problems.push(...metricsProblems(objects), ...networkProblems(objects, configMaps));
   return problems;
 }
 
@@ -474,6 +668,7 @@ describe('deploy/k8s files', () => {
     expect(kustomizationFiles.map(rel).sort()).toEqual(
       [
         'deploy/k8s/base/kustomization.yaml',
+        'deploy/k8s/components/tracing/kustomization.yaml',
         'deploy/k8s/overlays/dev/kustomization.yaml',
         'deploy/k8s/overlays/prod/kustomization.yaml',
       ].sort(),
@@ -484,7 +679,7 @@ describe('deploy/k8s files', () => {
     const k = kustomizations.get(join(root, file))!;
     const dir = dirname(join(root, file));
     const missing: string[] = [];
-    for (const r of k.resources ?? []) {
+    for (const r of [...(k.resources ?? []), ...(k.components ?? [])]) {
       const path = join(dir, r);
       const ok = existsSync(path)
         ? statSync(path).isFile() || existsSync(join(path, 'kustomization.yaml'))
@@ -511,6 +706,9 @@ describe('deploy/k8s files', () => {
     const used = new Set([...kustomizationFiles, ...patchFiles]);
     for (const [file, k] of kustomizations) {
       for (const r of k.resources ?? []) used.add(join(dirname(file), r));
+      for (const g of k.configMapGenerator ?? []) {
+        for (const f of g.files ?? []) used.add(join(dirname(file), f.replace(/^[^=]+=/, '')));
+      }
     }
     expect(files.filter((f) => !used.has(f)).map(rel)).toEqual([]);
   });
@@ -623,37 +821,56 @@ describe('deploy/k8s files', () => {
 });
 
 // ------------------------------------------------------------------ what kustomize renders
-function findRenderer(): string[] | undefined {
-  for (const cmd of [
-    ['kustomize', 'build'],
-    ['kubectl', 'kustomize'],
-  ]) {
-    const probe = spawnSync(
-      cmd[0]!,
-      cmd[0] === 'kustomize' ? ['version'] : ['version', '--client'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    if (probe.status === 0) return cmd;
+/**
+ * The renderer and the schema validator: deploy/test/k8s-tools.sh finds kubectl's kustomize (or
+ * builds kustomize v5), builds kubeconform and generates the schemas from k8s.io/api, once
+ * (scripts/test.sh runs it before the tests, so here it only answers from its cache).
+ */
+const tools = (() => {
+  const r = spawnSync('bash', [join(root, 'deploy/test/k8s-tools.sh')], { encoding: 'utf8' });
+  if (r.status !== 0) return { error: `deploy/test/k8s-tools.sh failed:\n${r.stderr}` };
+  return parseEnvFile(r.stdout);
+})();
+function tool(key: 'KUSTOMIZE' | 'KUBECONFORM' | 'K8S_SCHEMAS'): string {
+  const value = (tools as Record<string, string>)[key];
+  if (!value) throw new Error((tools as { error?: string }).error ?? `k8s-tools.sh gave no ${key}`);
+  return value;
+}
+
+const rendered = new Map<string, string>();
+function renderText(dir: string): string {
+  const [cmd, ...args] = tool('KUSTOMIZE').split(' ');
+  if (!rendered.has(dir)) {
+    const out = spawnSync(cmd!, [...args, join(k8sDir, dir)], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`${tool('KUSTOMIZE')} ${dir} failed:\n${out.stderr}`);
+    rendered.set(dir, out.stdout);
   }
-  return undefined;
+  return rendered.get(dir)!;
 }
-const renderer = findRenderer();
+const render = (dir: string): K8sObject[] => parseDocs(renderText(dir), dir).filter(isObject);
 
-function render(dir: string): K8sObject[] {
-  const [cmd, ...args] = renderer!;
-  const out = spawnSync(cmd!, [...args, join(k8sDir, dir)], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`${renderer!.join(' ')} ${dir} failed:\n${out.stderr}`);
-  return parseDocs(out.stdout, dir).filter(isObject);
+/** kubeconform -strict against the generated schemas; returns its output and exit status. */
+function kubeconform(yamlText: string) {
+  const r = spawnSync(
+    tool('KUBECONFORM'),
+    [
+      '-strict',
+      '-summary',
+      '-schema-location',
+      `${tool('K8S_SCHEMAS')}/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
+      '-',
+    ],
+    { input: yamlText, encoding: 'utf8' },
+  );
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
-describe.skipIf(!renderer)(`rendered with ${renderer?.join(' ') ?? 'kustomize'}`, () => {
+describe('rendered with kustomize', () => {
   it.each(['base', 'overlays/dev', 'overlays/prod'])('%s passes every rule', (dir) => {
     const objects = render(dir);
     const configMaps = configMapsOf(objects);
     const problems = [
-      ...byKind(objects, 'Deployment').flatMap((d) => deploymentProblems(d, objects, configMaps)),
+      ...appDeployments(objects).flatMap((d) => deploymentProblems(d, objects, configMaps)),
       ...stackProblems(objects, configMaps),
       ...secretProblems(objects, configMaps),
     ];
@@ -674,19 +891,87 @@ describe.skipIf(!renderer)(`rendered with ${renderer?.join(' ') ?? 'kustomize'}`
     expect(config?.data).toMatchObject({ LOG_LEVEL: 'debug', COOKIE_SECURE: 'false' });
   });
 
-  it('prod: COOKIE_SECURE=true, the gateway scaled by an HPA, the others by replicas ≥ 2', () => {
+  it('prod: COOKIE_SECURE=true, an HPA for every stateless app (all but chat), chat by replicas ≥ 2', () => {
     const objects = render('overlays/prod');
     const [config] = byKind(objects, 'ConfigMap').filter((c) =>
       appOf(c).startsWith('wayfarer-config'),
     );
     expect(config?.data?.COOKIE_SECURE).toBe('true');
-    const hpaTargets = byKind(objects, 'HorizontalPodAutoscaler').map(
-      (h) => `${h.spec?.scaleTargetRef?.kind}/${h.spec?.scaleTargetRef?.name}`,
+    const hpas = byKind(objects, 'HorizontalPodAutoscaler') as (K8sObject & {
+      spec: { minReplicas?: number; maxReplicas?: number };
+    })[];
+    const hpaTargets = hpas.map(
+      (h) => `${h.spec.scaleTargetRef?.kind}/${h.spec.scaleTargetRef?.name}`,
     );
-    for (const d of byKind(objects, 'Deployment')) {
-      if (hpaTargets.includes(`Deployment/${appOf(d)}`)) continue;
-      expect(d.spec?.replicas, appOf(d)).toBeGreaterThanOrEqual(2);
+    // chat's pods hold websockets, which a scale-up does not move and a scale-down cuts
+    expect(hpaTargets.sort()).toEqual(
+      apps
+        .filter((a) => a !== 'chat')
+        .map((a) => `Deployment/${a}`)
+        .sort(),
+    );
+    for (const h of hpas) {
+      expect(h.spec.minReplicas, appOf(h)).toBeGreaterThanOrEqual(2);
+      expect(h.spec.maxReplicas, appOf(h)).toBeGreaterThan(h.spec.minReplicas ?? 0);
     }
-    expect(hpaTargets).toContain('Deployment/gateway');
+    for (const d of byKind(objects, 'Deployment')) {
+      // the HPA owns the count: a `replicas` in the manifest would reset it on every apply
+      if (hpaTargets.includes(`Deployment/${appOf(d)}`))
+        expect(d.spec?.replicas, appOf(d)).toBeUndefined();
+      else expect(d.spec?.replicas, appOf(d)).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('dev: the tracing component runs Jaeger (official image) and every app sends it traces', () => {
+    const objects = render('overlays/dev');
+    const jaeger = byKind(objects, 'Deployment').find((d) => appOf(d) === 'jaeger');
+    expect(jaeger?.spec?.template?.spec?.containers?.[0]?.image).toMatch(
+      /^jaegertracing\/jaeger:2\./,
+    );
+    const svc = byKind(objects, 'Service').find((s) => appOf(s) === 'jaeger');
+    expect(selects(svc?.spec?.selector as Labels, podLabels(jaeger!))).toBe(true);
+    const otlpHttp = svc?.spec?.ports?.find((p) => p.targetPort === 'otlp-http')?.port;
+    expect(otlpHttp).toBe(4318);
+    for (const d of appDeployments(objects)) {
+      const endpoint = envOf(d).find((e) => e.name === 'OTEL_EXPORTER_OTLP_ENDPOINT')?.value;
+      expect(endpoint, appOf(d)).toBe(`http://jaeger:${otlpHttp}`);
+    }
+    // in: OTLP from the apps, the query API from monitoring; out: DNS only
+    expect([...flows(objects, jaeger!, 'ingress')!].sort()).toEqual(
+      [
+        ...apps.flatMap((a) => [`app:${a} -> 4317/TCP`, `app:${a} -> 4318/TCP`]),
+        'ns:monitoring -> 16686/TCP',
+      ].sort(),
+    );
+    expect([...flows(objects, jaeger!, 'egress')!].sort()).toEqual([
+      'ns:kube-system/pods:{"k8s-app":"kube-dns"} -> 53/TCP',
+      'ns:kube-system/pods:{"k8s-app":"kube-dns"} -> 53/UDP',
+    ]);
+  });
+
+  it.each(['base', 'overlays/dev', 'overlays/prod'])(
+    '%s: every object is valid for the Kubernetes API (kubeconform -strict, schemas from k8s.io/api)',
+    (dir) => {
+      const r = kubeconform(renderText(dir));
+      expect(r.output).toMatch(/Invalid: 0, Errors: 0, Skipped: 0/);
+      expect(r.status, r.output).toBe(0);
+    },
+  );
+
+  it('kubeconform refuses an unknown field, a wrong type and a missing required field', () => {
+    const deployment = render('base').find((o) => o.kind === 'Deployment')!;
+    type Editable = K8sObject & { spec: { selector?: unknown; template: { spec: PodSpec } } };
+    const broken = (change: (d: Editable, c: Container & Record<string, unknown>) => void) => {
+      const copy = structuredClone(deployment) as Editable;
+      change(copy, copy.spec.template.spec.containers[0]! as Container & Record<string, unknown>);
+      return JSON.stringify(copy);
+    };
+    const cases = [
+      broken((_, c) => (c.readinesProbe = { httpGet: { path: '/readyz' } })),
+      broken((_, c) => (c.ports![0]!.containerPort = 'http' as unknown as number)),
+      broken((d) => delete d.spec.selector),
+    ];
+    for (const text of cases) expect(kubeconform(text).status, text.slice(0, 80)).not.toBe(0);
+    expect(kubeconform(JSON.stringify(deployment)).status).toBe(0);
   });
 });

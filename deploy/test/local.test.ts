@@ -3,6 +3,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 // Static checks of deploy/local (no server is started here).
 const local = join(dirname(fileURLToPath(import.meta.url)), '../local');
@@ -32,8 +33,38 @@ describe('deploy/local', () => {
       ['WAYFARER_MINIO_PORT', 59000],
       ['WAYFARER_MINIO_CONSOLE_PORT', 59001],
       ['WAYFARER_MONGO_PORT', 57017],
+      ['WAYFARER_JAEGER_OTLP_GRPC_PORT', 54317],
+      ['WAYFARER_JAEGER_OTLP_HTTP_PORT', 54318],
+      ['WAYFARER_JAEGER_QUERY_PORT', 56686],
+      ['WAYFARER_JAEGER_QUERY_GRPC_PORT', 56685],
+      ['WAYFARER_JAEGER_METRICS_PORT', 58888],
+      ['WAYFARER_PROMETHEUS_PORT', 59090],
     ] as const) {
       expect(common).toContain(`\${${name}:-${port}}`);
     }
+  });
+
+  it("runs the Kubernetes tracing component's Jaeger configuration on loopback ports only", () => {
+    const script = `source ${join(local, 'lib/common.sh')}; jaeger_config`;
+    const config = parse(
+      execFileSync('bash', ['-c', script], {
+        encoding: 'utf8',
+        env: { ...process.env, WAYFARER_JAEGER_QUERY_PORT: '51234' },
+      }),
+    ) as {
+      receivers: { otlp: { protocols: Record<string, { endpoint: string }> } };
+      extensions: { jaeger_query: { http: { endpoint: string }; grpc: { endpoint: string } } };
+      service: {
+        telemetry: { metrics: { readers: { pull: { exporter: { prometheus: object } } }[] } };
+      };
+    };
+    expect(config.receivers.otlp.protocols.grpc!.endpoint).toBe('127.0.0.1:54317');
+    expect(config.receivers.otlp.protocols.http!.endpoint).toBe('127.0.0.1:54318');
+    expect(config.extensions.jaeger_query.http.endpoint).toBe('127.0.0.1:51234');
+    expect(config.extensions.jaeger_query.grpc.endpoint).toBe('127.0.0.1:56685');
+    expect(config.service.telemetry.metrics.readers[0]!.pull.exporter.prometheus).toEqual({
+      host: '127.0.0.1',
+      port: 58888,
+    });
   });
 });

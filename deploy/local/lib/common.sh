@@ -25,6 +25,13 @@ KAFKA_CONTROLLER_PORT="${WAYFARER_KAFKA_CONTROLLER_PORT:-59093}"
 MINIO_PORT="${WAYFARER_MINIO_PORT:-59000}"
 MINIO_CONSOLE_PORT="${WAYFARER_MINIO_CONSOLE_PORT:-59001}"
 MONGO_PORT="${WAYFARER_MONGO_PORT:-57017}"
+# observability: the usual ports with a 5 in front (Jaeger's 16686/16685 -> 56686/56685)
+JAEGER_OTLP_GRPC_PORT="${WAYFARER_JAEGER_OTLP_GRPC_PORT:-54317}"
+JAEGER_OTLP_HTTP_PORT="${WAYFARER_JAEGER_OTLP_HTTP_PORT:-54318}"
+JAEGER_QUERY_PORT="${WAYFARER_JAEGER_QUERY_PORT:-56686}"
+JAEGER_QUERY_GRPC_PORT="${WAYFARER_JAEGER_QUERY_GRPC_PORT:-56685}"
+JAEGER_METRICS_PORT="${WAYFARER_JAEGER_METRICS_PORT:-58888}"
+PROMETHEUS_PORT="${WAYFARER_PROMETHEUS_PORT:-59090}"
 HOST=127.0.0.1
 
 # ---------------------------------------------------------------- credentials (local defaults)
@@ -38,8 +45,10 @@ KAFKA_VERSION=3.9.1
 MINIO_MODULE=github.com/minio/minio
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 MONGO_JAVA_SERVER_VERSION=1.47.0   # de.bwaldvogel:mongo-java-server (+ H2 backend)
+JAEGER_MODULE=github.com/jaegertracing/jaeger
+JAEGER_VERSION=v1.76.0             # the module's tag of Jaeger v2 (cmd/jaeger, OTel-collector based)
 
-COMPONENTS=(postgres redis kafka minio mongo)     # start order; stop order is the reverse
+COMPONENTS=(postgres redis kafka minio mongo jaeger prometheus)   # start order; stop order is the reverse
 READY_TIMEOUT="${WAYFARER_READY_TIMEOUT:-120}"    # seconds, per component, builds excluded
 STOP_TIMEOUT="${WAYFARER_STOP_TIMEOUT:-30}"       # seconds before SIGKILL
 
@@ -134,6 +143,30 @@ require_go() {
     "Go (>= 1.24) is required to build $1 and is not on PATH; Debian's golang package is too old (install from https://go.dev/dl)"
 }
 
+# go_build_module NAME MODULE VERSION PACKAGE DEST: builds PACKAGE (a path inside the module) of
+# MODULE@VERSION into DEST, once. It builds inside the module's own directory of the Go module
+# cache, so that module's go.mod (with its replace directives) is the main module: `go install
+# pkg@version` refuses a module whose go.mod has replace directives (Jaeger's does).
+go_build_module() {
+  local name="$1" module="$2" version="$3" pkg="$4" dest="$5"
+  [[ -x "$dest" ]] && return 0
+  require_go "$name"
+  local lf t0 dir tmp; lf="$(logfile "$name-install")"; t0="$(now)"
+  mkdir -p "$LOG_DIR" "$(dirname "$dest")"
+  log "$name: go build $module/$pkg@$version (a cold build takes minutes; log: $(rel "$lf"))"
+  dir="$(cd / && GOTOOLCHAIN=local GOFLAGS= go mod download -json "$module@$version" 2>>"$lf" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+  [[ -n "$dir" && -f "$dir/go.mod" ]] || fail "$name: install (go mod download)" "$lf" "downloading $module@$version failed"
+  tmp="$(mktemp "$(dirname "$dest")/.$name-build.XXXXXX")"
+  if ! (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -o "$tmp" "./$pkg") >>"$lf" 2>&1; then
+    rm -f "$tmp"
+    fail "$name: install (go build)" "$lf" "building $module/$pkg failed"
+  fi
+  chmod 755 "$tmp"
+  mv -f "$tmp" "$dest"
+  log "$name: built in $(($(now) - t0))s"
+}
+
 # ---------------------------------------------------------------- processes
 # alive PID: the process exists and is not a zombie (an exited child waiting to be reaped by
 # init, which on some machines happens only about once a second). A zombie *leader* whose other
@@ -201,6 +234,22 @@ stop_pid() {
   rm -f "$(pidfile "$name")"
 }
 
+# reserve_ports: our ports lie inside Linux's ephemeral range (32768-60999), so on a busy machine
+# (tests open thousands of loopback connections) an outgoing connection now and then holds one
+# as its local port just when its server starts: "bind: address already in use" (seen with
+# Jaeger's 56686). Reserving them keeps the kernel from handing them out. Needs root; the
+# setting lasts until reboot; skipped when not writable.
+reserve_ports() {
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports cur want
+  [[ -w "$f" ]] || return 0
+  cur="$(<"$f")"
+  # shellcheck disable=SC2086
+  want="$(printf '%s\n' ${cur//,/ } "$PG_PORT" "$REDIS_PORT" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" \
+    "$MINIO_PORT" "$MINIO_CONSOLE_PORT" "$MONGO_PORT" "$JAEGER_OTLP_GRPC_PORT" "$JAEGER_OTLP_HTTP_PORT" \
+    "$JAEGER_QUERY_PORT" "$JAEGER_QUERY_GRPC_PORT" "$JAEGER_METRICS_PORT" "$PROMETHEUS_PORT" | sort -u | paste -sd, -)"
+  [[ "$want" == "$cur" ]] || echo "$want" >"$f" 2>/dev/null || true
+}
+
 # port_open PORT: true when something accepts TCP connections on 127.0.0.1:PORT.
 port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
 
@@ -235,6 +284,17 @@ export S3_ACCESS_KEY=$S3_ACCESS_KEY
 export S3_SECRET_KEY=$S3_SECRET_KEY
 export MONGO_URL=$mongo_url
 EOF
+  # observability, when running (native mode only): where services send traces, where to read them
+  if is_running jaeger; then
+    cat >>"$tmp" <<EOF
+export OTEL_EXPORTER_OTLP_ENDPOINT=http://$HOST:$JAEGER_OTLP_HTTP_PORT
+export OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
+export JAEGER_QUERY_URL=http://$HOST:$JAEGER_QUERY_PORT
+EOF
+  fi
+  if is_running prometheus; then
+    printf 'export PROMETHEUS_URL=http://%s:%s\n' "$HOST" "$PROMETHEUS_PORT" >>"$tmp"
+  fi
   chmod 644 "$tmp"
   mv -f "$tmp" "$ENV_FILE"
 }
@@ -244,19 +304,19 @@ EOF
 print_table() {
   local name pid state
   ALL_UP=1
-  printf '  %-9s %-6s %-22s %-8s %s\n' COMPONENT STATE ADDRESS PID LOG
+  printf '  %-10s %-6s %-22s %-8s %s\n' COMPONENT STATE ADDRESS PID LOG
   for name in "$@"; do
     pid="$(pid_of "$name")"
     if [[ -n "$pid" ]] && "${name}_ready" >/dev/null 2>&1; then state=up
     elif [[ -n "$pid" ]]; then state=starting; ALL_UP=0
     else state=down; ALL_UP=0; pid=-
     fi
-    printf '  %-9s %-6s %-22s %-8s %s\n' "$name" "$state" "$("${name}_addr")" "$pid" "$(rel "$(logfile "$name")")"
+    printf '  %-10s %-6s %-22s %-8s %s\n' "$name" "$state" "$("${name}_addr")" "$pid" "$(rel "$(logfile "$name")")"
   done
 }
 
 # ---------------------------------------------------------------- components
-for _f in postgres redis kafka minio mongo docker; do
+for _f in postgres redis kafka minio mongo jaeger prometheus docker; do
   # shellcheck source=/dev/null
   source "$LOCAL_DIR/lib/$_f.sh"
 done

@@ -7,6 +7,20 @@
 
 COMPOSE_FILE="$REPO_ROOT/docker-compose.yml"
 MODE_FILE="$DATA_DIR/mode"
+# the components docker-compose.yml has; Jaeger and Prometheus run only natively
+# (WAYFARER_LOCAL_DOCKER=never)
+DOCKER_COMPONENTS=(postgres redis kafka minio mongo)
+
+# docker_selected: keeps the compose services of SELECTED, says which others are left out.
+docker_selected() {
+  local c d keep=() skipped=()
+  for c in "${SELECTED[@]}"; do
+    for d in "${DOCKER_COMPONENTS[@]}"; do [[ "$c" == "$d" ]] && { keep+=("$c"); continue 2; }; done
+    skipped+=("$c")
+  done
+  ((${#skipped[@]} == 0)) || log "${skipped[*]}: not in docker-compose.yml, left out (WAYFARER_LOCAL_DOCKER=never runs them)"
+  SELECTED=("${keep[@]}")
+}
 
 # use_docker: true when this checkout's infra is (or should be) run by Docker compose.
 use_docker() {
@@ -27,6 +41,7 @@ docker_compose() {
 }
 
 docker_up() {
+  docker_selected
   log "docker engine found: docker compose up -d --wait ${SELECTED[*]}"
   mkdir -p "$DATA_DIR"
   echo docker >"$MODE_FILE"
@@ -49,6 +64,7 @@ docker_up() {
 }
 
 docker_status() {
+  docker_selected
   local name id health rc=0
   for name in "${SELECTED[@]}"; do
     id="$(docker_compose ps -q "$name" 2>/dev/null || true)"
@@ -60,8 +76,9 @@ docker_status() {
 }
 
 docker_down() {
+  docker_selected
   local purge="$1"
-  if ((purge)) && ((${#SELECTED[@]} == ${#COMPONENTS[@]})); then
+  if ((purge)) && ((${#SELECTED[@]} == ${#DOCKER_COMPONENTS[@]})); then
     docker_compose down -v    # the whole compose project, with its named volumes
     rm -rf "$DATA_DIR"
   else
