@@ -11,16 +11,15 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { E2E_PORTS } from '../../e2e/support/stack-setup';
+import { GATEWAY_METRICS_PORT_OFFSET } from '../../gateway/src/config';
 import { DEFAULT_PORTS, STACK, type StackPorts } from '../../scripts/stack/services';
 
 /**
- * The gateway's own port is public, so it serves `/metrics` on a second, loopback-only port
- * (its `METRICS_PORT`): its port + 1000 (8080 -> 9080, e2e 18080 -> 19080). Every service
- * serves `/metrics` on its own port (services are not public: the gateway forwards only
- * `/api/*` and the socket.io upgrade).
+ * Where a process of a stack serves `/metrics`: a service on its own port (services are not
+ * public: the gateway forwards only `/api/*` and the socket.io upgrade); the gateway, whose own
+ * port is public, on its second, loopback-only port: its port + GATEWAY_METRICS_PORT_OFFSET
+ * (8080 -> 9080, e2e 18080 -> 19080), the default of its `METRICS_PORT`.
  */
-export const GATEWAY_METRICS_PORT_OFFSET = 1000;
-
 export function metricsPort(processName: string, ports: StackPorts): number {
   const port = ports[processName as keyof StackPorts];
   if (port === undefined) throw new Error(`no port for ${processName}`);
