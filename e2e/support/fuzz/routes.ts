@@ -43,13 +43,23 @@ interface Body {
   contentType?: string;
 }
 
-/** The valid value, a value of the field's own kind (`own`), anything, or nothing. */
-function field(valid: unknown, own: fc.Arbitrary<unknown> = anyJson): fc.Arbitrary<unknown> {
+/** A field's bad value: one of its own kind (`own`), anything, or nothing. */
+function broken(own: fc.Arbitrary<unknown> = anyJson): fc.Arbitrary<unknown> {
   return fc.oneof(
-    { weight: 3, arbitrary: fc.constant(valid) },
     { weight: 4, arbitrary: own },
     { weight: 2, arbitrary: anyJson },
     { weight: 1, arbitrary: fc.constant(ABSENT) },
+  );
+}
+
+/**
+ * Which of `keys` are broken: mostly one or two (the others valid, so a request gets past the
+ * first check and reaches the deeper ones), now and then each on its own chance.
+ */
+function brokenKeys(keys: readonly string[]): fc.Arbitrary<readonly string[]> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.shuffledSubarray([...keys], { minLength: 1, maxLength: 2 }) },
+    { weight: 1, arbitrary: fc.subarray([...keys]) },
   );
 }
 
@@ -76,16 +86,22 @@ function jsonBody(
   valid: Record<string, unknown>,
   fields: Record<string, fc.Arbitrary<unknown>> = {},
 ): fc.Arbitrary<Body> {
+  const keys = Object.keys(valid);
   const object = fc
     .tuple(
-      fc.record(Object.fromEntries(Object.keys(valid).map((k) => [k, field(valid[k], fields[k])]))),
+      brokenKeys(keys),
+      fc.record(Object.fromEntries(keys.map((k) => [k, broken(fields[k])]))),
       fc.dictionary(fc.constantFrom('ownerId', 'userId', '_id', 'isVisited', '$where'), anyJson, {
         maxKeys: 2,
       }),
     )
-    .map(([o, extra]) =>
+    .map(([chosen, bad, extra]) =>
       toJson({
-        ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== ABSENT)),
+        ...Object.fromEntries(
+          keys
+            .map((k) => [k, chosen.includes(k) ? bad[k] : valid[k]] as const)
+            .filter(([, v]) => v !== ABSENT),
+        ),
         ...extra,
       }),
     );
@@ -208,7 +224,6 @@ function multipartBody(
 ): fc.Arbitrary<Body> {
   const part = (p: Part0): fc.Arbitrary<Part0[]> =>
     fc.oneof(
-      { weight: 4, arbitrary: fc.constant<Part0[]>([p]) },
       {
         weight: 4,
         arbitrary: (values[p.name] ?? fileBytes).map((value): Part0[] => [{ ...p, value }]),
@@ -241,13 +256,18 @@ function multipartBody(
   );
   return fc
     .tuple(
+      brokenKeys(valid.map((p) => p.name)),
       fc.tuple(...valid.map(part)),
       extra,
       fc.constantFrom('fuzzBoundary7MA4YWxk', 'x', '-'.repeat(70), 'b'.repeat(75), 'a b', 'é'),
       fc.constantFrom(...MULTIPART_FAULTS),
     )
-    .map(([kept, more, boundary, fault]) =>
-      multipartBytes([...kept.flat(), ...more], boundary, fault),
+    .map(([chosen, bad, more, boundary, fault]) =>
+      multipartBytes(
+        [...valid.flatMap((p, i) => (chosen.includes(p.name) ? bad[i]! : [p])), ...more],
+        boundary,
+        fault,
+      ),
     );
 }
 
@@ -278,20 +298,12 @@ const noBody: fc.Arbitrary<Body | null> = fc.oneof(
 );
 
 const FRAMINGS: readonly { weight: number; arbitrary: fc.Arbitrary<Framing> }[] = [
-  { weight: 30, arbitrary: fc.constant('length') },
   { weight: 5, arbitrary: fc.constant('chunked') },
   { weight: 1, arbitrary: fc.constant('short') },
   { weight: 1, arbitrary: fc.constant('long') },
   { weight: 1, arbitrary: fc.constant('both') },
   { weight: 2, arbitrary: fc.constant('bad-chunks') },
 ];
-
-/** `arbitrary`'s value in `percent` % of the requests, else undefined. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, percent: number) =>
-  fc.oneof(
-    { weight: 100 - percent, arbitrary: fc.constant(undefined) },
-    { weight: percent, arbitrary },
-  );
 
 /**
  * Methods a route is sometimes called with instead of its own. Not DELETE: on a path of the
@@ -314,43 +326,63 @@ interface Shape {
  * one way or another, the session cookie (now and then none), headers of the noise list and now
  * and then a wrong Content-Type.
  */
+/** What else may be wrong with a request besides its path, query and body. */
+const SECONDARY = ['method', 'query', 'noise', 'contentType', 'framing', 'session'] as const;
+type Secondary = (typeof SECONDARY)[number];
+
+/**
+ * The request: the route's path and (when it has them) its query parameters and body, always
+ * generated; besides, none, one or two of SECONDARY wrong (another method, extra query pairs,
+ * headers of the noise list, a wrong Content-Type, another framing of the body, no session), so
+ * that most requests get past the edge to the route's own checks, and a failure shrinks to
+ * what it needs.
+ */
 function requestOf(
   world: World,
   session: 'caller' | 'leaver',
   shape: Shape,
 ): fc.Arbitrary<RawRequest> {
   const cookie = (session === 'caller' ? world.caller : world.leaver).header;
+  const ownQuery = (shape.query?.length ?? 0) > 0;
   return fc
     .record({
-      method: fc.oneof(
-        { weight: 12, arbitrary: fc.constant(shape.method) },
-        { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+      wrong: fc.oneof(
+        { weight: 4, arbitrary: fc.constant<Secondary[]>([]) },
+        {
+          weight: 4,
+          arbitrary: fc.shuffledSubarray([...SECONDARY], { minLength: 1, maxLength: 1 }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.shuffledSubarray([...SECONDARY], { minLength: 2, maxLength: 2 }),
+        },
       ),
+      method: fc.constantFrom(...OTHER_METHODS),
       path: shape.path,
-      query: sometimes(queryString(shape.query ?? []), 35),
+      query: queryString(shape.query ?? []),
       body: shape.body ?? noBody,
       framing: fc.oneof(...FRAMINGS),
       cut: fc.integer({ min: 1, max: 64 }),
       chunkFault: fc.constantFrom(...CHUNK_FAULTS),
-      noise: sometimes(noiseHeaders(world.friend.userId), 20),
-      contentType: sometimes(nastyContentType, 12),
-      signedIn: fc.oneof(
-        { weight: 19, arbitrary: fc.constant(true) },
-        { weight: 1, arbitrary: fc.constant(false) },
-      ),
+      noise: noiseHeaders(world.friend.userId),
+      contentType: nastyContentType,
+      forged: fc.boolean(),
     })
     .map((r): RawRequest => {
+      const wrong = (what: Secondary) => r.wrong.includes(what);
       const headers: [string, string][] = [];
-      if (r.signedIn) headers.push(['Cookie', cookie]);
-      const type = r.contentType ?? r.body?.contentType;
+      if (!wrong('session')) headers.push(['Cookie', cookie]);
+      else if (r.forged) headers.push(['Cookie', 'wayfarer_session=forged.token.value']);
+      const type = wrong('contentType') ? r.contentType : r.body?.contentType;
       if (r.body && type !== undefined) headers.push(['Content-Type', type]);
-      headers.push(...(r.noise ?? []));
+      if (wrong('noise')) headers.push(...r.noise);
+      const query = ownQuery || wrong('query') ? r.query : undefined;
       return {
-        method: r.method,
-        target: r.query === undefined ? r.path : `${r.path}?${r.query}`,
+        method: wrong('method') ? r.method : shape.method,
+        target: query === undefined ? r.path : `${r.path}?${query}`,
         headers,
         body: r.body?.bytes ?? Buffer.alloc(0),
-        framing: r.body ? r.framing : 'none',
+        framing: !r.body ? 'none' : wrong('framing') ? r.framing : 'length',
         cut: r.cut,
         chunkFault: r.chunkFault,
       };
