@@ -11,7 +11,8 @@ import { registerCompression } from './compression';
 import { chatSocketUrls, upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
-import { registerChatSocketProxy, registerProxies, upstreamTimingOf } from './proxy';
+import { ChatInstances, registerChatSocket } from './chat';
+import { registerProxies, upstreamTimingOf } from './proxy';
 import { SharedRateLimiter, type RateDecision } from './rate-limit';
 import { startRevocationCache } from './revocations';
 import { routeFor } from './routes';
@@ -172,8 +173,17 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => revocations.close());
   const sessions = { verifyToken: createTokenVerifier(deps.publicKeyPem), revocations, redis };
   const proofs = new IdentityProofMinter(deps.identityProofSecret);
-  await registerProxies(app, upstreamUrls(config), sessions, config.UPSTREAM_TIMEOUT_MS, proofs);
-  await registerChatSocketProxy(app, chatSocketUrls(config), sessions, proofs, ownOrigin);
+  const chat = new ChatInstances(chatSocketUrls(config), app.log);
+  app.addHook('onClose', async () => chat.close());
+  await registerProxies(
+    app,
+    upstreamUrls(config),
+    sessions,
+    config.UPSTREAM_TIMEOUT_MS,
+    proofs,
+    chat,
+  );
+  registerChatSocket(app, chat, sessions, proofs, ownOrigin);
   if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);
   return app;
 }

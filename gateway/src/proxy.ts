@@ -1,10 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import proxy from '@fastify/http-proxy';
+import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { proofPath, REQUEST_ID_HEADER, type IdentityProofMinter } from '@wayfarer/service-kit';
-import { countBody, markUpstreamAnswered, refuseBody, wasRefusedForSize } from './body-limit';
-import { maxBodyBytesFor, PROXY_ROUTES, type ServiceName } from './routes';
+import {
+  countBody,
+  dropRestOfBody,
+  markUpstreamAnswered,
+  refuseBody,
+  wasRefusedForSize,
+} from './body-limit';
+import type { ChatInstances } from './chat';
+import { maxBodyBytesFor, PROXY_ROUTES, upstreamMessages, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession, type SessionChecker } from './session';
+import { upstreamConnector } from './upstream-socket';
+
+type ProxyHandler = NonNullable<FastifyHttpProxyOptions['handler']>;
 
 /** Which service a request went to, and how long it took to answer (its response headers). */
 export interface UpstreamTiming {
@@ -35,6 +46,15 @@ interface ErrorReply {
   send(body: unknown): unknown;
 }
 
+/** 504 for a timeout, 503 when the service cannot be reached, 502 for anything else. */
+function statusOfUpstreamError(error: Error & { code?: string; cause?: unknown }): number {
+  const code = error.code ?? '';
+  if (code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT') return 504;
+  const causeCode = (error.cause as { code?: string } | undefined)?.code ?? '';
+  if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODES.has(causeCode)) return 503;
+  return /ECONNREFUSED/.test(error.message) ? 503 : 502;
+}
+
 function upstreamError(service: ServiceName) {
   return (reply: ErrorReply, { error }: { error: Error & { code?: string; cause?: unknown } }) => {
     // the gateway refused the body itself (its 413 is on its way), or the service's answer is
@@ -47,21 +67,15 @@ function upstreamError(service: ServiceName) {
       );
       return;
     }
-    const causeCode = (error.cause as { code?: string } | undefined)?.code;
+    const status = statusOfUpstreamError(error);
+    const message =
+      status === 504
+        ? upstreamMessages.timeout(service)
+        : status === 503
+          ? upstreamMessages.unavailable(service)
+          : upstreamMessages.badGateway(service);
     const code = error.code ?? '';
-    let status = 502;
-    let message = `The ${service} service answered badly. Please try again.`;
-    if (code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT') {
-      status = 504;
-      message = `The ${service} service took too long to answer. Please try again.`;
-    } else if (
-      UNAVAILABLE_CODES.has(code) ||
-      UNAVAILABLE_CODES.has(causeCode ?? '') ||
-      /ECONNREFUSED/.test(error.message)
-    ) {
-      status = 503;
-      message = `The ${service} service is unavailable right now. Please try again shortly.`;
-    }
+    const causeCode = (error.cause as { code?: string } | undefined)?.code;
     reply.request.log.warn({ upstream: service, code, causeCode, status }, 'upstream error');
     void reply
       .code(status)
@@ -80,14 +94,19 @@ export async function registerProxies(
   sessions: SessionChecker,
   timeoutMs: number,
   proofs: IdentityProofMinter,
+  chat: ChatInstances,
 ): Promise<void> {
   for (const route of PROXY_ROUTES) {
+    // chat: any instance that is up, chosen per request (the others: one address each)
+    const onChat = route.service === 'chat';
     await app.register(proxy, {
-      upstream: upstreams[route.service],
+      upstream: onChat ? '' : upstreams[route.service],
+      ...(onChat ? { handler: replayOnNextChatInstance(chat) } : {}),
       prefix: route.prefix,
       rewritePrefix: route.prefix,
-      // undici (reply-from's default client): about half the CPU per request of node:http's
-      undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      // undici (reply-from's default client): about half the CPU per request of node:http's;
+      // its connections read a service's early answer even when writing the body failed
+      undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: upstreamConnector() },
       // its two info lines per request are replaced by the gateway's one access-log line
       disableRequestLogging: true,
       preHandler: async (request, reply) => {
@@ -114,7 +133,7 @@ export async function registerProxies(
         // Every forwarded request carries a proof, public routes too (user empty, client
         // address set: auth's login throttle keys on it). Bound to the path forwarded, which
         // is the request's own (each prefix is rewritten to itself). Chat's WebSocket upgrades
-        // get the same headers (`registerChatSocketProxy`).
+        // get the same headers (`chat.ts`).
         rewriteRequestHeaders: (request, headers) => {
           // called as the request goes upstream: the start of its upstream time
           timings.set(request, { service: route.service, startedAt: performance.now() });
@@ -138,75 +157,53 @@ export async function registerProxies(
           }
           return headers;
         },
+        // The service answered before the client's whole body arrived (an early 4xx): its
+        // answer goes out as it is, and the connection stays open while the rest of the body
+        // is read and dropped, up to the route's cap (`body-limit.ts`), instead of the
+        // `Connection: close` reply-from sets, under which the client, still sending, would be
+        // reset and lose the answer.
+        onResponse: (request, reply, res) => {
+          if (!request.raw.complete) {
+            // (reply-from types its hooks for HTTP/2 as well; the gateway serves HTTP/1)
+            const res = reply.raw as ServerResponse;
+            reply.removeHeader('connection');
+            res.shouldKeepAlive = true;
+            // a body still streaming upstream is dropped once undici lets go of it (countBody)
+            if (!(request.body instanceof Readable)) {
+              dropRestOfBody(request.raw as IncomingMessage, res, maxBodyBytesFor(route));
+            }
+          }
+          reply.send(res.stream);
+        },
         onError: upstreamError(route.service),
         // never replay a request on a 503 from a service: it answered, that is its answer
         retryDelay: () => null,
+        ...(onChat ? { getUpstream: () => chat.pick() } : {}),
       },
     });
   }
 }
 
-/** The socket.io path chat serves (its default), proxied for websocket upgrades only. */
-export const CHAT_SOCKET_PREFIX = '/socket.io';
-
 /**
- * Chat's socket: websocket upgrades under `/socket.io/` need a valid, unrevoked session (401
- * otherwise) and, from a browser, our own Origin (403: no cross-site WebSocket hijacking with the
- * cookie); each is sent to the next of `chatUrls` (round-robin per upgrade: with the websocket
- * transport a connection is that one upgrade, so no sticky routing is needed) with the identity
- * headers and a proof bound to `GET /socket.io/` (the path without its query). The client's
- * cookies are not forwarded.
+ * `/api/conversation` goes to the chat instance `ChatInstances.pick` chose for it (one that is
+ * up). A GET whose instance refuses the connection (down since its last probe) goes once more,
+ * to the next one: nothing reached the first, so sending it again is safe.
  */
-export async function registerChatSocketProxy(
-  app: FastifyInstance,
-  chatUrls: readonly string[],
-  sessions: SessionChecker,
-  proofs: IdentityProofMinter,
-  ownOrigin: (request: FastifyRequest) => string | null,
-): Promise<void> {
-  let next = 0;
-  // (reply-from's types omit `rewriteRequestHeaders`, which the websocket proxy calls with the
-  // request: a variable, not a literal, so the option passes)
-  const wsClientOptions = {
-    headers: {},
-    rewriteRequestHeaders: (_headers: unknown, request: FastifyRequest) =>
-      upstreamHeaders(
-        {},
-        {
-          session: request.session,
-          clientIp: request.ip,
-          method: 'GET',
-          path: proofPath(request.url),
-        },
-        proofs,
-        { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
-      ) as Record<string, string>,
+function replayOnNextChatInstance(chat: ChatInstances): ProxyHandler {
+  return (request, reply, dest, options) => {
+    const first = options.getUpstream!(request, '');
+    const onError = options.onError!;
+    return reply.from(dest, {
+      ...options,
+      onError: (failed, failure) => {
+        const replayable = request.method === 'GET' || request.method === 'HEAD';
+        if (statusOfUpstreamError(failure.error) === 503 && replayable && !failed.raw.headersSent) {
+          chat.markDown(first, failure.error.message);
+          const next = chat.pick();
+          if (next !== first) return void reply.from(dest, { ...options, getUpstream: () => next });
+        }
+        onError(failed, failure);
+      },
+    });
   };
-  await app.register(proxy, {
-    upstream: '',
-    prefix: CHAT_SOCKET_PREFIX,
-    rewritePrefix: CHAT_SOCKET_PREFIX,
-    websocket: true,
-    disableRequestLogging: true,
-    replyOptions: {
-      getUpstream: () => chatUrls[next++ % chatUrls.length]!,
-      onError: upstreamError('chat'),
-      retryDelay: () => null,
-    },
-    preHandler: async (request, reply) => {
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== ownOrigin(request)) {
-        return reply
-          .code(403)
-          .send({ error: 'forbidden', message: 'Cross-origin requests are not allowed.' });
-      }
-      request.session = await verifySession(request, sessions, 'refuse');
-      if (!request.session) {
-        return reply
-          .code(401)
-          .send({ error: 'unauthorized', message: 'You need to be signed in.' });
-      }
-    },
-    wsClientOptions,
-  });
 }

@@ -93,6 +93,15 @@ export function bodyTooLargeMessage(maxBytes: number): string {
   return `The request body is too large: this route accepts at most ${size} (${maxBytes} bytes).`;
 }
 
+/** What the gateway answers when a service cannot be reached or answers badly. */
+export const upstreamMessages = {
+  badGateway: (service: ServiceName) => `The ${service} service answered badly. Please try again.`,
+  timeout: (service: ServiceName) =>
+    `The ${service} service took too long to answer. Please try again.`,
+  unavailable: (service: ServiceName) =>
+    `The ${service} service is unavailable right now. Please try again shortly.`,
+};
+
 /**
  * Finds the route for a request path (query string ignored), or null. The path is the
  * normalised one (`paths.ts`): the gateway rewrites every URL before routing.

@@ -163,7 +163,8 @@ export interface ForwardedRequest {
 }
 
 /**
- * The headers sent upstream: client-sent identity headers (and proofs) are always dropped;
+ * The headers sent upstream: client-sent identity headers (and proofs) are always dropped, and
+ * so is `Expect`;
  * the verified identity (if any), the client address and an identity proof binding them to
  * this method and path are set in their place (service-kit `IdentityProofMinter`: a proof
  * minted for the same request in the last 10 s is reused).
@@ -177,6 +178,9 @@ export function upstreamHeaders(
 ): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const name in headers) {
+    // `Expect: 100-continue` (curl sends it with bodies over 1 MiB) was answered by the
+    // gateway's own server already; undici refuses to send it (a 502 for every such upload)
+    if (name === 'expect') continue;
     // Node gives header names in lower case; a name of another case is compared lowered
     if (!IDENTITY_HEADER_NAMES.has(name) && !IDENTITY_HEADER_NAMES.has(name.toLowerCase())) {
       out[name] = headers[name];
