@@ -10,7 +10,8 @@
  *   joins the room, `send_message` is acknowledged and broadcast to the room (no session, no
  *   friendship check, no storage).
  *
- * Answers the parent over IPC with `{ ready: true }` once listening on `PORT`.
+ * Answers the parent over IPC with `{ ready: true }` once listening on `PORT`; a chat instance
+ * answers the message `'sockets'` with `{ sockets: <how many it has> }`.
  */
 import { createServer } from 'node:http';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
@@ -46,6 +47,10 @@ if (role === 'chat') {
   const svc = await createService(env, { skipHistory: true });
   await svc.projections.started;
   await svc.app.listen({ port, host: '127.0.0.1' });
+  // the parent may ask how many sockets this instance has (failover.bench.ts)
+  process.on('message', (m) => {
+    if (m === 'sockets') process.send!({ sockets: svc.sockets.io.of('/').sockets.size });
+  });
   close = () => svc.close();
 } else if (role === 'gateway') {
   const config = loadGatewayConfig({ ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });

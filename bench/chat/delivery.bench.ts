@@ -16,13 +16,9 @@
  * second in rounds, the three paths interleaved round by round, each socket far under chat's
  * per-socket rate limit. Budget: across p99 within 2x of single p99.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createSigner } from 'fast-jwt';
 import { Partitioners } from 'kafkajs';
 import { io as connect, type Socket } from 'socket.io-client';
 import {
@@ -32,13 +28,9 @@ import {
   friendshipId,
   makeEvent,
   roomIdOf,
-  SESSION_AUDIENCE,
-  SESSION_COOKIE,
-  SESSION_ISSUER,
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { groupId } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import {
   dropConsumerGroups,
   dropMongoDatabase,
@@ -49,6 +41,14 @@ import {
 } from '@wayfarer/test-kit';
 import { CONSUMERS } from '../../services/chat/src/events/consumers';
 import { recordBudget } from '../lib/results';
+import {
+  quantile,
+  sessionCookie,
+  sessionPublicKeyPem,
+  start,
+  stop,
+  type BenchProcess,
+} from './processes';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 /** Friend pairs per path: 3 paths x PAIRS x 2 sockets connected (PAIRS x 4 on chat). */
@@ -67,57 +67,6 @@ const PRODUCT_ADAPTER = 'sharded';
 type PathName = 'across' | 'single' | 'bare';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`[chat bench] ${line}\n`);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const children: ChildProcess[] = [];
-process.once('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-
-async function start(role: string, env: Record<string, string>) {
-  const port = await freePort();
-  const child = fork(join(import.meta.dirname, 'chat-process.ts'), {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
-    // their logs (stdout) are not the bench's output; errors (stderr) are
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${role} exited (${code})`)));
-    child.on('message', (m: { ready?: boolean }) => m.ready && resolve());
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-async function stop(proc: { child: ChildProcess }) {
-  if (proc.child.exitCode !== null) return;
-  proc.child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => proc.child.once('exit', resolve));
-  proc.child.kill('SIGTERM');
-  await exited;
-}
-
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
-
-const { privateKey } = generateKeyPairSync('ed25519');
-const signSession = createSigner({
-  key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-  algorithm: 'EdDSA',
-  iss: SESSION_ISSUER,
-  aud: SESSION_AUDIENCE,
-  expiresIn: 3_600_000,
-});
 
 interface Pair {
   room: string;
@@ -149,7 +98,7 @@ async function measure(adapter: 'classic' | 'sharded') {
   const groupPrefix = `bench-chat-${suffix}-`;
   const chatEnv = { MONGO_DB: mongoDb, KAFKA_GROUP_PREFIX: groupPrefix, CHAT_ADAPTER: adapter };
   const redisUrl = testInfra().redisUrl;
-  const procs: { child: ChildProcess }[] = [];
+  const procs: BenchProcess[] = [];
   const sockets: Socket[] = [];
   try {
     const chat1 = await start('chat', chatEnv);
@@ -159,7 +108,7 @@ async function measure(adapter: 'classic' | 'sharded') {
       REDIS_URL: redisUrl,
       CHAT_URL: urls[0]!,
       CHAT_URLS: urls.join(','),
-      SESSION_PUBLIC_KEY: publicKeyPem(privateKey),
+      SESSION_PUBLIC_KEY: sessionPublicKeyPem,
       IDENTITY_PROOF_SECRET: TEST_IDENTITY_PROOF_SECRET,
     });
     const across = await start('gateway', gatewayEnv([chat1.url, chat2.url]));
@@ -190,7 +139,7 @@ async function measure(adapter: 'classic' | 'sharded') {
     // connect: through a gateway, one upgrade at a time, so that the round-robin puts the two
     // friends of an `across` pair on different instances; `bare`: one friend on each node
     const cookie = (userId: string) => ({
-      cookie: `${SESSION_COOKIE}=${signSession({ sub: userId, jti: randomUUID() })}`,
+      cookie: sessionCookie(userId),
     });
     const pairs: Record<PathName, Pair[]> = { across: [], single: [], bare: [] };
     for (const path of ['across', 'single', 'bare'] as const) {
