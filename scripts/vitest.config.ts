@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ['stack/**/*.test.ts'],
     globalSetup: ['@wayfarer/test-kit/global-setup'],
-    testTimeout: 90_000,
+    testTimeout: 180_000,
     hookTimeout: 120_000,
   },
 });

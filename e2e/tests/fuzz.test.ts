@@ -33,13 +33,21 @@ import {
  * each route). A failure is shrunk to a small request, printed with the seed and the replay.
  *
  * FUZZ_SEED (default 18), FUZZ_RUNS (requests per route before shrinking, default 100),
- * FUZZ_ONLY (one route, e.g. 'POST /api/trips'), FUZZ_ROUTE_MS (time per route, default 20 s),
+ * FUZZ_ONLY (one route, e.g. 'POST /api/trips'), FUZZ_ROUTE_MS (time per route at most, default
+ * 20 s), FUZZ_BUDGET_MS (the whole suite's, shared out among the routes, default 150 s),
  * FUZZ_PATH (with the seed and the route: replays the failure printed with that path).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const ONLY = process.env.FUZZ_ONLY;
 const ROUTE_TIME_LIMIT_MS = Number(process.env.FUZZ_ROUTE_MS ?? 20_000);
+/**
+ * The whole suite's time, shared out among the routes still to run (each at most
+ * ROUTE_TIME_LIMIT_MS, at least MIN_ROUTE_MS): a slow machine sends fewer requests per route
+ * instead of taking longer.
+ */
+const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 150_000);
+const MIN_ROUTE_MS = 3_000;
 /** fast-check's path of a failure (printed with it): with its seed, replays just that request. */
 const REPLAY_PATH = process.env.FUZZ_PATH;
 /** The gateway's upstream timeout: no answer may take longer (it would have answered 504). */
@@ -192,26 +200,37 @@ class RouteRun {
   }
 }
 
-const routes = fuzzRoutes();
+const routes = fuzzRoutes().filter((r) => ONLY === undefined || ONLY === r.name);
+let startedAt = 0;
+let routesDone = 0;
+
+/** This route's share of what is left of the budget. */
+function routeTimeLimit(): number {
+  const left = BUDGET_MS - (Date.now() - startedAt);
+  const share = left / Math.max(1, routes.length - routesDone);
+  return Math.round(Math.max(MIN_ROUTE_MS, Math.min(ROUTE_TIME_LIMIT_MS, share)));
+}
 
 describe('fuzz: every /api route through the real gateway and services', () => {
   beforeAll(async () => {
     users = new UserCount();
     await users.connect();
     world = await buildWorld();
+    startedAt = Date.now();
     process.stdout.write(`fuzz: seed ${SEED}, ${RUNS} runs per route\n`);
   });
 
   afterAll(async () => {
     await users?.close();
     const total = [...sent.values()].reduce((a, b) => a + b, 0);
+    const seconds = Math.round((Date.now() - startedAt) / 1000);
     const lines = [...sent].map(([name, n]) => {
       const slow = slowest.get(name);
       const ms = slow ? `slowest ${Math.round(slow.ms)} ms (${slow.status ?? 'no answer'})` : '';
       return `  ${String(n).padStart(5)}  ${name.padEnd(56)} ${ms}`;
     });
     process.stdout.write(
-      `fuzz: ${total} requests sent (seed ${SEED})\n${lines.join('\n')}\n` +
+      `fuzz: ${total} requests sent in ${seconds} s (seed ${SEED})\n${lines.join('\n')}\n` +
         (findings.length
           ? `fuzz: ${findings.length} failing requests (shrinking included):\n` +
             findings.map((f) => `- ${f.route}: ${f.problem}\n  ${f.request}`).join('\n') +
@@ -221,18 +240,19 @@ describe('fuzz: every /api route through the real gateway and services', () => {
   });
 
   it('covers every prefix of the gateway table (PROXY_ROUTES)', () => {
-    const covered = new Set(routes.map((r) => r.prefix));
+    const covered = new Set(fuzzRoutes().map((r) => r.prefix));
     expect(PROXY_ROUTES.map((r) => r.prefix).filter((p) => !covered.has(p))).toEqual([]);
     for (const route of routes)
       expect(route.name.split(' ')[1]!.startsWith(route.prefix)).toBe(true);
   });
 
   for (const route of routes) {
-    it.skipIf(ONLY !== undefined && ONLY !== route.name)(
+    it(
       route.name,
       async () => {
         const run = new RouteRun(route);
         await run.start();
+        const timeLimit = routeTimeLimit();
         const details = await fc.check(
           fc.asyncProperty(route.request(world), async (req) => {
             const problems = await run.exercise(req);
@@ -241,10 +261,12 @@ describe('fuzz: every /api route through the real gateway and services', () => {
           {
             seed: SEED,
             numRuns: RUNS,
-            plugins: [fc.interruptAfterTimeLimit(ROUTE_TIME_LIMIT_MS)],
+            plugins: [fc.interruptAfterTimeLimit(timeLimit)],
             ...(REPLAY_PATH ? { path: REPLAY_PATH, endOnFailure: true } : {}),
           },
         );
+
+        routesDone += 1;
 
         // the request the time limit left unanswered, if any: judged like the others
         const pending = run.inFlight;
@@ -257,7 +279,7 @@ describe('fuzz: every /api route through the real gateway and services', () => {
         const changed = changedParts(after, run.baseline);
         const report = [
           details.failed && details.counterexample === null
-            ? `${route.name}: interrupted by its time limit (${ROUTE_TIME_LIMIT_MS} ms) before any request passed`
+            ? `${route.name}: interrupted by its time limit (${timeLimit} ms) before any request passed`
             : '',
           details.failed && details.counterexample !== null
             ? [
@@ -277,7 +299,9 @@ describe('fuzz: every /api route through the real gateway and services', () => {
         ].filter(Boolean);
         if (report.length > 0) expect.fail(report.join('\n'));
         if (details.interrupted) {
-          process.stdout.write(`fuzz: ${route.name}: time limit after ${details.numRuns} runs\n`);
+          process.stdout.write(
+            `fuzz: ${route.name}: its ${timeLimit} ms were up after ${details.numRuns} runs\n`,
+          );
         }
       },
       ROUTE_TIME_LIMIT_MS + 150_000,
