@@ -100,6 +100,12 @@ describe('gateway: chat failover with real chat processes', () => {
     return chat;
   }
 
+  /** Sockets open on a chat instance (its Prometheus gauge). */
+  const socketsOn = async (chat: ChatProcess) => {
+    const metrics = await (await fetch(`${chat.url}/metrics`)).text();
+    return Number(/^wayfarer_socket_connections (\d+)$/m.exec(metrics)?.[1] ?? NaN);
+  };
+
   async function gatewayOver(instances: ChatProcess[]): Promise<string> {
     const redis = new Redis(testInfra().redisUrl);
     const app = await buildApp({
@@ -237,10 +243,24 @@ describe('gateway: chat failover with real chat processes', () => {
       const base = await gatewayOver([doomed, steady]);
       const [a, b] = await friends();
       const room = roomIdOf(a, b);
-      const ana = client(base, a);
+      // Ana on the instance that goes, Ben on the other (round-robin starts with the first; a
+      // probe answered late on a busy machine may pass it over for a moment: Ana then again)
+      let ana = client(base, a);
+      await vi.waitFor(
+        async () => {
+          if (!ana.socket.connected || (await socketsOn(doomed)) !== 1) {
+            ana.socket.disconnect();
+            ana = client(base, a);
+          }
+          expect(ana.socket.connected).toBe(true);
+          expect(await socketsOn(doomed)).toBe(1);
+        },
+        { timeout: 20_000, interval: 500 },
+      );
       const ben = client(base, b);
       await join(ana, room);
       await join(ben, room);
+      expect(await socketsOn(doomed)).toBe(1);
       await say(ana, ben, 'm1: before');
       await say(ben, ana, 'm2: before');
 
