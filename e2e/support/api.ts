@@ -44,23 +44,20 @@ export interface TripSummary {
   destinations: { _id: string; name: string; photos: string[] }[];
 }
 
-/**
- * Creates a trip through the API with the spec's multipart fields, `photosEach` photos (96 px
- * PNGs) per destination.
- */
-export async function createTrip(
-  account: Account,
+/** A trip's places: name, latitude, longitude, start and end dates. */
+export type TripPlaces = readonly (readonly [
   name: string,
-  places: readonly (readonly [
-    name: string,
-    lat: string,
-    lng: string,
-    start: string,
-    end: string,
-  ])[],
-  story = '',
-  photosEach = 1,
-): Promise<TripSummary> {
+  lat: string,
+  lng: string,
+  start: string,
+  end: string,
+])[];
+
+/**
+ * A trip form with the spec's multipart fields, `photosEach` photos (96 px PNGs) per
+ * destination, the first destination's story `story`.
+ */
+export function tripForm(name: string, places: TripPlaces, story = '', photosEach = 1): FormData {
   const form = new FormData();
   form.append('name', name);
   form.append('startDate', places[0]?.[3] ?? '');
@@ -80,6 +77,18 @@ export async function createTrip(
       );
     }
   });
+  return form;
+}
+
+/** Creates a trip through the API (`tripForm`); fails the test unless it is a 201. */
+export async function createTrip(
+  account: Account,
+  name: string,
+  places: TripPlaces,
+  story = '',
+  photosEach = 1,
+): Promise<TripSummary> {
+  const form = tripForm(name, places, story, photosEach);
   const res = await api('/api/trips', account, { method: 'POST', body: form });
   expect(res.status).toBe(201);
   return (await res.json()) as TripSummary;

@@ -167,13 +167,17 @@ export interface ProxyTarget {
  *   at once, until `restore()`;
  * - `freeze()`: connections stay open, new ones are accepted, but nothing passes either way
  *   (a black hole: the client waits on its own timeouts) until `restore()`, which delivers
- *   what was held and connects the held connections to the target.
+ *   what was held and connects the held connections to the target;
+ * - `dropReplies()`: what clients send reaches the target, what it answers is dropped (an
+ *   answer lost on the way back: the server did the work, the client never hears of it) until
+ *   `restore()`.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   /** Connections accepted while frozen: connected to the target on `restore()`. */
   private readonly held = new Set<Socket>();
   private mode: 'open' | 'frozen' | 'cut' = 'open';
+  private repliesDropped = false;
 
   constructor(
     private readonly server: Server,
@@ -220,12 +224,13 @@ export class TcpProxy {
       });
     }
     this.pass(client, upstream);
-    this.pass(upstream, client);
+    this.pass(upstream, client, () => this.repliesDropped);
   }
 
-  /** Copies `from` to `to` with backpressure, never resuming while frozen. */
-  private pass(from: Socket, to: Socket): void {
+  /** Copies `from` to `to` with backpressure, never resuming while frozen; `drop()`: discards. */
+  private pass(from: Socket, to: Socket, drop: () => boolean = () => false): void {
     from.on('data', (chunk: Buffer) => {
+      if (drop()) return;
       if (!to.write(chunk)) from.pause();
     });
     to.on('drain', () => {
@@ -247,9 +252,15 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.pause();
   }
 
+  /** Lets requests through but drops every byte the target answers, until `restore()`. */
+  dropReplies(): void {
+    this.repliesDropped = true;
+  }
+
   /** Lets connections through again (held ones are connected to the target now). */
   restore(): void {
     this.mode = 'open';
+    this.repliesDropped = false;
     for (const socket of this.sockets) socket.resume();
     for (const client of this.held) {
       this.held.delete(client);
