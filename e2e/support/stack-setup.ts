@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startStack, type RunningStack } from '../../scripts/stack/stack';
+import type { StackPorts } from '../../scripts/stack/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     identityProofSecret: string;
     /** The stack's namespace: its databases are `<service>_<namespace>`. */
     namespace: string;
+    /** The port of each process of the stack (a service's `/metrics` is served on it). */
+    ports: StackPorts;
   }
 }
 
@@ -64,6 +67,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', stack.url);
   project.provide('identityProofSecret', stack.identityProofSecret);
   project.provide('namespace', E2E_NAMESPACE);
+  project.provide('ports', stack.ports);
   project.provide('controlUrl', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   process.stdout.write(`e2e stack at ${stack.url} (logs: ${stack.logDir})\n`);
   return async () => {
