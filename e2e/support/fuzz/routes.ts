@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LoginBody } from '@wayfarer/contracts';
+import { IDEMPOTENCY_KEY_HEADER, LoginBody } from '@wayfarer/contracts';
 import { CHUNK_FAULTS, type Framing, type RawRequest } from './raw-http';
 import {
   anyJson,
@@ -319,6 +319,8 @@ interface Shape {
   /** Query parameter names the route reads (any others are sent too). */
   query?: readonly string[];
   body?: fc.Arbitrary<Body | null>;
+  /** A create that takes an Idempotency-Key: one (new each time) is sent on half the requests. */
+  idempotent?: boolean;
 }
 
 /**
@@ -367,6 +369,9 @@ function requestOf(
       noise: noiseHeaders(world.friend.userId),
       contentType: nastyContentType,
       forged: fc.boolean(),
+      key: shape.idempotent
+        ? fc.option(fc.uuid(), { nil: undefined, freq: 2 })
+        : fc.constant(undefined),
     })
     .map((r): RawRequest => {
       const wrong = (what: Secondary) => r.wrong.includes(what);
@@ -375,6 +380,7 @@ function requestOf(
       else if (r.forged) headers.push(['Cookie', 'wayfarer_session=forged.token.value']);
       const type = wrong('contentType') ? r.contentType : r.body?.contentType;
       if (r.body && type !== undefined) headers.push(['Content-Type', type]);
+      if (r.key !== undefined) headers.push([IDEMPOTENCY_KEY_HEADER, `fuzz-${r.key}`]);
       if (wrong('noise')) headers.push(...r.noise);
       const query = ownQuery || wrong('query') ? r.query : undefined;
       return {
@@ -587,6 +593,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         requestOf(w, 'caller', {
           method: 'POST',
           path: fc.constant('/api/trips'),
+          idempotent: true,
           body: fc.oneof(
             { weight: 6, arbitrary: multipartBody(TRIP_FORM, TRIP_VALUES, tripFieldNames) },
             {
@@ -632,6 +639,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         requestOf(w, 'caller', {
           method: 'POST',
           path: fc.constant('/api/bucketlist'),
+          idempotent: true,
           body: jsonBody(
             {
               place: 'Fuzz Atoll',
@@ -742,6 +750,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         requestOf(w, 'caller', {
           method: 'POST',
           path: under('/api/add-friend', idSegment([w.friend.userId, w.caller.userId])),
+          idempotent: true,
         }),
     },
     // ------------------------------------------------------------------ journal
@@ -766,6 +775,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         requestOf(w, 'caller', {
           method: 'POST',
           path: fc.constant('/api/journal'),
+          idempotent: true,
           body: jsonBody(
             {
               destinationId: w.ids.myDestination,
