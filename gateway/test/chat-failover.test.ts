@@ -237,62 +237,67 @@ describe('gateway: chat failover with real chat processes', () => {
   });
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    it(`moves a conversation to the other instance when one is ${signal === 'SIGTERM' ? 'stopped' : 'killed'}, nothing lost`, async () => {
-      const doomed = await startChat();
-      // round-robin from the first instance: Ana's socket on the doomed one, Ben's on the other
-      const base = await gatewayOver([doomed, steady]);
-      const [a, b] = await friends();
-      const room = roomIdOf(a, b);
-      // Ana on the instance that goes, Ben on the other (round-robin starts with the first; a
-      // probe answered late on a busy machine may pass it over for a moment: Ana then again)
-      let ana = client(base, a);
-      await vi.waitFor(
-        async () => {
-          if (!ana.socket.connected || (await socketsOn(doomed)) !== 1) {
-            ana.socket.disconnect();
-            ana = client(base, a);
-          }
-          expect(ana.socket.connected).toBe(true);
-          expect(await socketsOn(doomed)).toBe(1);
-        },
-        { timeout: 20_000, interval: 500 },
-      );
-      const ben = client(base, b);
-      await join(ana, room);
-      await join(ben, room);
-      expect(await socketsOn(doomed)).toBe(1);
-      await say(ana, ben, 'm1: before');
-      await say(ben, ana, 'm2: before');
+    // (a chat process of its own to start: generous on a busy machine)
+    it(
+      `moves a conversation to the other instance when one is ${signal === 'SIGTERM' ? 'stopped' : 'killed'}, nothing lost`,
+      { timeout: 120_000 },
+      async () => {
+        const doomed = await startChat();
+        // round-robin from the first instance: Ana's socket on the doomed one, Ben's on the other
+        const base = await gatewayOver([doomed, steady]);
+        const [a, b] = await friends();
+        const room = roomIdOf(a, b);
+        // Ana on the instance that goes, Ben on the other (round-robin starts with the first; a
+        // probe answered late on a busy machine may pass it over for a moment: Ana then again)
+        let ana = client(base, a);
+        await vi.waitFor(
+          async () => {
+            if (!ana.socket.connected || (await socketsOn(doomed)) !== 1) {
+              ana.socket.disconnect();
+              ana = client(base, a);
+            }
+            expect(ana.socket.connected).toBe(true);
+            expect(await socketsOn(doomed)).toBe(1);
+          },
+          { timeout: 20_000, interval: 500 },
+        );
+        const ben = client(base, b);
+        await join(ana, room);
+        await join(ben, room);
+        expect(await socketsOn(doomed)).toBe(1);
+        await say(ana, ben, 'm1: before');
+        await say(ben, ana, 'm2: before');
 
-      await doomed.stop(signal);
-      // Ana was on it: she is back, on the other instance (the only one left); Ben never left
-      await vi.waitFor(
-        () => {
-          expect(ana.disconnects.length).toBeGreaterThan(0);
-          expect(ana.socket.connected).toBe(true);
-        },
-        { timeout: RECONNECTED_WITHIN_MS, interval: 20 },
-      );
-      expect(ben.disconnects).toEqual([]);
-      // the frontend joins its room again on every connect
-      await join(ana, room);
-      await say(ana, ben, 'm3: after');
-      await say(ben, ana, 'm4: after');
+        await doomed.stop(signal);
+        // Ana was on it: she is back, on the other instance (the only one left); Ben never left
+        await vi.waitFor(
+          () => {
+            expect(ana.disconnects.length).toBeGreaterThan(0);
+            expect(ana.socket.connected).toBe(true);
+          },
+          { timeout: RECONNECTED_WITHIN_MS, interval: 20 },
+        );
+        expect(ben.disconnects).toEqual([]);
+        // the frontend joins its room again on every connect
+        await join(ana, room);
+        await say(ana, ben, 'm3: after');
+        await say(ben, ana, 'm4: after');
 
-      // the whole conversation, from whichever instance is up
-      const res = await fetch(`${base}/api/conversation/${room}?limit=10`, {
-        headers: { cookie: ana.cookie },
-      });
-      expect(res.status).toBe(200);
-      const { conversation } = (await res.json()) as {
-        conversation: { messages: { content: string }[] };
-      };
-      expect(conversation.messages.map((m) => m.content)).toEqual([
-        'm1: before',
-        'm2: before',
-        'm3: after',
-        'm4: after',
-      ]);
-    });
+        // the whole conversation, from whichever instance is up
+        const res = await fetch(`${base}/api/conversation/${room}?limit=10`, {
+          headers: { cookie: ana.cookie },
+        });
+        expect(res.status).toBe(200);
+        const { conversation } = (await res.json()) as {
+          conversation: { messages: { content: string }[] };
+        };
+        expect(conversation.messages.map((m) => m.content)).toEqual([
+          'm1: before',
+          'm2: before',
+          'm3: after',
+          'm4: after',
+        ]);
+      },
+    );
   }
 });
