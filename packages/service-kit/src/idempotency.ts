@@ -121,25 +121,34 @@ export class RequestFingerprint {
 }
 
 /**
- * The fingerprint of a JSON request: method, path (with its query) and the parsed body written
- * out again (the same bytes sent again give the same text).
+ * The fingerprint of a JSON request: method, path (with its query) and the body as the route
+ * read it, written out as JSON: the route's validated input (its schema's output), never the
+ * raw parsed body, whose nesting is unbounded (a 256 KiB body of nested arrays would overflow
+ * `JSON.stringify`'s stack) and whose keys the route ignores.
  */
-export function jsonFingerprint(request: Pick<FastifyRequest, 'method' | 'url' | 'body'>): string {
+export function jsonFingerprint(request: { method: string; url: string; body: unknown }): string {
   return new RequestFingerprint(request.method, request.url)
     .field('body', JSON.stringify(request.body ?? null))
     .digest();
 }
 
 /**
- * The claim of a JSON create by `owner`: null when the request has no key (a 400 when it has a
- * bad one).
+ * The claim of a JSON create by `owner` whose validated body is `input` (null when the route
+ * reads none: the path says it all): null when the request has no key (a 400 when it has a bad
+ * one).
  */
 export function jsonIdempotencyClaim(
-  request: Pick<FastifyRequest, 'headers' | 'method' | 'url' | 'body'>,
+  request: Pick<FastifyRequest, 'headers' | 'method' | 'url'>,
   owner: string,
+  input: unknown,
 ): IdempotencyClaim | null {
   const key = idempotencyKeyOf(request);
-  return key === null ? null : { owner, key, fingerprint: jsonFingerprint(request) };
+  if (key === null) return null;
+  return {
+    owner,
+    key,
+    fingerprint: jsonFingerprint({ method: request.method, url: request.url, body: input }),
+  };
 }
 
 /** What a store found recorded under a claim's key. */

@@ -32,9 +32,9 @@ export function bucketListRoutes(ctx: BucketListContext): void {
   /** Takes an `Idempotency-Key`: a retry with it answers the first answer, adding nothing. */
   app.post('/api/bucketlist', async (request, reply) => {
     const userId = requireUserId(request);
-    const claim = jsonIdempotencyClaim(request, userId);
     // unknown keys (an ownerId, an _id) are dropped by the schema
     const input = parse(NewBucketListItem, request.body);
+    const claim = jsonIdempotencyClaim(request, userId, input);
     const outcome = await items.add(userId, input, claim, (item) => {
       const body: BucketListItemResponse = { data: item };
       return recordedAnswer(201, body);

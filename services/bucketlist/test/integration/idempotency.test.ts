@@ -109,6 +109,26 @@ describe('POST /api/bucketlist with an Idempotency-Key (real PostgreSQL)', () =>
     expect(await counts(ann)).toEqual(before);
   });
 
+  it('fingerprints what the route read, so a deeply nested body is answered, not a 500', async () => {
+    const ann = newUserId();
+    const deep = `${'['.repeat(60_000)}${']'.repeat(60_000)}`;
+    const junk = `{"place":"Oslo","latitude":59.9,"longitude":10.7,"junk":${deep}}`;
+    const key = crypto.randomUUID();
+    const raw = (payload: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/bucketlist',
+        headers: { 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: key, ...as(ann) },
+        payload,
+      });
+    const res = await raw(junk);
+    expect(res.statusCode, res.body).toBe(201); // the schema drops the unknown key
+    // the same place without the junk is the same request
+    const again = await add(ann, key, { place: 'Oslo', latitude: 59.9, longitude: 10.7 });
+    expect([again.statusCode, again.body]).toEqual([201, res.body]);
+    expect((await raw(deep)).statusCode).toBe(400);
+  });
+
   it('records nothing for a refused request: the key is still free', async () => {
     const ann = newUserId();
     const key = crypto.randomUUID();

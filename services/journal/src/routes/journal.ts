@@ -53,9 +53,10 @@ export function journalRoutes(ctx: JournalContext): void {
    */
   app.post('/api/journal', async (request, reply) => {
     const userId = requireUserId(request);
-    const claim = jsonIdempotencyClaim(request, userId);
     // unknown keys (a client-sent ownerId or userId) are dropped by the schema
-    const { destinationId, content, date } = parse(SaveBody, request.body);
+    const input = parse(SaveBody, request.body);
+    const { destinationId, content, date } = input;
+    const claim = jsonIdempotencyClaim(request, userId, input);
     const outcome = await stores.entries.idempotency.run(claim, async (stamp, notHoldingKey) => {
       const decision = writeDecision(await relationTo(userId, destinationId));
       if (decision === 'not_found') throw notFound();

@@ -91,8 +91,8 @@ export function friendRoutes(ctx: SocialContext): void {
   /** Takes an `Idempotency-Key`: a retry with it answers the first answer, changing nothing. */
   app.post('/api/add-friend/:id', async (request, reply) => {
     const userId = requireUserId(request);
-    const claim = jsonIdempotencyClaim(request, userId);
     const { id } = parse(Params, request.params);
+    const claim = jsonIdempotencyClaim(request, userId, null); // the path names the addressee
     const outcome = await store.addFriend(userId, id, claim, addFriendAnswer);
     if (!outcome.replayed && ['request', 'befriend'].includes(outcome.value.kind)) {
       ctx.relay?.kick();
