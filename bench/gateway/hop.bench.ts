@@ -13,10 +13,17 @@
  * interleaved (direct, gateway, bare; ROUNDS times, SECONDS each) and each side's figure is its
  * median round.
  *
+ * Telemetry's cost (issue 23), the same way: the gateway as deployed (Prometheus request
+ * metrics, tracing off: no OTLP endpoint) and with tracing on (service-kit's preload, spans
+ * exported to deploy/local's Jaeger) at a production sampling rate (`parentbased_traceidratio`
+ * 0.1, `TRACE_RATIO` to change it) against the gateway with neither
+ * (`WAYFARER_REQUEST_METRICS=off`, no preload): budget at least 0.9x the throughput each. With
+ * every request sampled (`parentbased_always_on`, the local default) it is shown beside them.
+ *
  * `PROFILE=1` also starts the gateway with `--cpu-prof` (profile in .data/bench/).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +33,8 @@ import {
   dropDatabase,
   freshDatabase,
   gatewayHeaders,
+  localEnvFile,
+  parseEnvFile,
   repoRoot,
   TEST_IDENTITY_PROOF_SECRET,
   testInfra,
@@ -69,7 +78,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 async function start(role: string, env: Record<string, string>, execArgv: string[] = []) {
   const port = await freePort();
   const child = fork(join(import.meta.dirname, 'hop-process.ts'), {
-    execArgv: [...execArgv, '--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...execArgv],
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -113,20 +122,50 @@ const profileDir = join(repoRoot, '.data/bench');
 mkdirSync(profileDir, { recursive: true });
 
 const auth = await start('auth', { DATABASE_URL: databaseUrl, SESSION_KEY_DIR: keyDir });
+const gatewayEnv = {
+  // a Redis database of its own: its rate-limit counters (100,000s of requests from
+  // 127.0.0.1) must not reach the gateways of tests sharing the infra's Redis
+  REDIS_URL: `${testInfra().redisUrl.replace(/\/\d*$/, '')}/7`,
+  AUTH_URL: auth.url,
+  SESSION_KEY_DIR: keyDir,
+  IDENTITY_PROOF_SECRET: secret,
+  // a benchmark from one address: the limit must not be what is measured
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+};
 const gateway = await start(
   'gateway',
-  {
-    // a Redis database of its own: its rate-limit counters (100,000s of requests from
-    // 127.0.0.1) must not reach the gateways of tests sharing the infra's Redis
-    REDIS_URL: `${testInfra().redisUrl.replace(/\/\d*$/, '')}/7`,
-    AUTH_URL: auth.url,
-    SESSION_KEY_DIR: keyDir,
-    IDENTITY_PROOF_SECRET: secret,
-    // a benchmark from one address: the limit must not be what is measured
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  },
+  gatewayEnv,
   process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
 );
+// telemetry's cost: the gateway without request metrics, and with tracing on as well
+const otlpEndpoint =
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT ??
+  (existsSync(localEnvFile)
+    ? parseEnvFile(readFileSync(localEnvFile, 'utf8')).OTEL_EXPORTER_OTLP_ENDPOINT
+    : undefined);
+if (!otlpEndpoint) throw new Error('no OTLP endpoint: start Jaeger with deploy/local/up');
+const untelemetered = await start('gateway', {
+  ...gatewayEnv,
+  WAYFARER_REQUEST_METRICS: 'off',
+  OTEL_EXPORTER_OTLP_ENDPOINT: '',
+});
+const TRACE_RATIO = process.env.TRACE_RATIO ?? '0.1';
+const tracedGateway = (sampler: Record<string, string>) =>
+  start(
+    'gateway',
+    {
+      ...gatewayEnv,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+      OTEL_SERVICE_NAME: 'gateway-bench',
+      ...sampler,
+    },
+    ['--import', '@wayfarer/service-kit/telemetry'],
+  );
+const traced = await tracedGateway({
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: TRACE_RATIO,
+});
+const tracedAll = await tracedGateway({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
 const bare = await start('bare', { AUTH_URL: auth.url });
 const raw = await start('raw', { AUTH_URL: auth.url });
 
@@ -154,15 +193,25 @@ const { userId } = (await (
 /** The proof auth wants, as the gateway would mint it (fresh per run: it lasts 60 s). */
 const proofHeaders = () => gatewayHeaders('GET', PATH, { userId }, secret);
 
-type Side = 'direct' | 'gateway' | 'bare' | 'raw';
-const SIDES = ['direct', 'gateway', 'bare', 'raw'] as const;
+type Side = 'direct' | 'gateway' | 'bare' | 'raw' | 'untelemetered' | 'traced' | 'tracedAll';
+const SIDES = ['direct', 'gateway', 'bare', 'raw', 'untelemetered', 'traced', 'tracedAll'] as const;
 const targetOf: Record<Side, () => { url: string; headers: Record<string, string> }> = {
   direct: () => ({ url: auth.url, headers: proofHeaders() }),
   gateway: () => ({ url: gateway.url, headers: { cookie } }),
   bare: () => ({ url: bare.url, headers: proofHeaders() }),
   raw: () => ({ url: raw.url, headers: proofHeaders() }),
+  untelemetered: () => ({ url: untelemetered.url, headers: { cookie } }),
+  traced: () => ({ url: traced.url, headers: { cookie } }),
+  tracedAll: () => ({ url: tracedAll.url, headers: { cookie } }),
 };
-const hopOf: Partial<Record<Side, Proc>> = { gateway, bare, raw };
+const hopOf: Partial<Record<Side, Proc>> = {
+  gateway,
+  bare,
+  raw,
+  untelemetered,
+  traced,
+  tracedAll,
+};
 
 interface Run {
   reqPerSec: number;
@@ -216,7 +265,15 @@ try {
   for (const side of SIDES) await run(side, 10, 2);
 
   for (const connections of CONNECTION_LEVELS) {
-    const runs: Record<Side, Run[]> = { direct: [], gateway: [], bare: [], raw: [] };
+    const runs: Record<Side, Run[]> = {
+      direct: [],
+      gateway: [],
+      bare: [],
+      raw: [],
+      untelemetered: [],
+      traced: [],
+      tracedAll: [],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of SIDES) {
         runs[side].push(await run(side, connections, SECONDS));
@@ -259,8 +316,35 @@ try {
       budget: { none: true },
       note: `its CPU ${Math.round(cpu('raw'))} µs per request, p50 ${p50('raw')} ms`,
     });
+    // telemetry's cost on the hop (issue 23)
+    const cpuNote = (side: Side) =>
+      `CPU per request ${Math.round(cpu(side))} µs vs ${Math.round(cpu('untelemetered'))} µs without telemetry; p50 ${p50(side)} ms vs ${p50('untelemetered')} ms`;
+    recordBudget({
+      name: `gateway with request metrics / without, ${connections} connections`,
+      figure: Math.round(rps('gateway')),
+      baseline: Math.round(rps('untelemetered')),
+      unit: 'req/s',
+      budget: { ratioAtLeast: 0.9 },
+      note: cpuNote('gateway'),
+    });
+    recordBudget({
+      name: `gateway with tracing (${Number(TRACE_RATIO) * 100}% of requests sampled, to Jaeger) and metrics / neither, ${connections} connections`,
+      figure: Math.round(rps('traced')),
+      baseline: Math.round(rps('untelemetered')),
+      unit: 'req/s',
+      budget: { ratioAtLeast: 0.9 },
+      note: `${cpuNote('traced')}; parentbased_traceidratio ${TRACE_RATIO}`,
+    });
+    recordBudget({
+      name: `info: gateway with tracing (every request sampled, to Jaeger) and metrics / neither, ${connections} connections`,
+      figure: Math.round(rps('tracedAll')),
+      baseline: Math.round(rps('untelemetered')),
+      unit: 'req/s',
+      budget: { none: true },
+      note: `${cpuNote('tracedAll')}; parentbased_always_on (the local default); Jaeger runs on the same machine`,
+    });
   }
 } finally {
-  await Promise.all([gateway, bare, raw, auth].map(stop));
+  await Promise.all([gateway, untelemetered, traced, tracedAll, bare, raw, auth].map(stop));
   await dropDatabase(databaseUrl).catch(() => undefined);
 }
