@@ -25,15 +25,21 @@ export const Email = plainText()
   .pipe(z.email('Email must be a valid email address.'));
 
 /** Text fields of `POST /api/register` (multipart; profilePicture is a separate file part). */
+/** A user's display name (registration and `PATCH /api/userDetails`). */
+export const DisplayName = plainText()
+  .trim()
+  .min(1, 'Name is required.')
+  .max(AuthLimits.nameMax, `Name must be at most ${AuthLimits.nameMax} characters.`);
+
+/** A password being chosen (registration and `POST /api/password`'s `newPassword`). */
+export const NewPassword = plainText()
+  .min(AuthLimits.passwordMin, `Password must be at least ${AuthLimits.passwordMin} characters.`)
+  .max(AuthLimits.passwordMax, `Password must be at most ${AuthLimits.passwordMax} characters.`);
+
 export const RegisterFields = z.object({
-  name: plainText()
-    .trim()
-    .min(1, 'Name is required.')
-    .max(AuthLimits.nameMax, `Name must be at most ${AuthLimits.nameMax} characters.`),
+  name: DisplayName,
   email: Email,
-  password: plainText()
-    .min(AuthLimits.passwordMin, `Password must be at least ${AuthLimits.passwordMin} characters.`)
-    .max(AuthLimits.passwordMax, `Password must be at most ${AuthLimits.passwordMax} characters.`),
+  password: NewPassword,
 });
 export type RegisterFields = z.infer<typeof RegisterFields>;
 
@@ -75,4 +81,78 @@ export const UserRegistered = defineEvent({
     email: z.string(),
     profilePicture: z.string(),
   }),
+});
+
+/*
+ * Your account (issue 19, "Change what you saved"): the `/settings` screen's API.
+ */
+
+/** What auth answers on the account routes (the settings screen may show the same). */
+export const AccountMessages = {
+  /** `PATCH /api/userDetails` with neither a name nor a picture. */
+  nothingToChange: 'Send a new name, a new profile picture, or both.',
+  /** `POST /api/password` and `DELETE /api/account` with a wrong (current) password: a 400. */
+  wrongPassword: 'The current password is incorrect.',
+  passwordRequired: 'Password is required.',
+  currentPasswordRequired: 'Current password is required.',
+  passwordChanged: 'Password changed. Your other sessions have been signed out.',
+  accountDeleted: 'Your account was closed. Everything you saved is being erased.',
+} as const;
+
+/**
+ * `PATCH /api/userDetails`: multipart with `name` and/or the file `profilePicture` (the
+ * registration form's limits, `REGISTER_MULTIPART_LIMITS`, and its image pipeline). At least
+ * one is required. Answers `UserDetailsResponse` (`{username, profilePicture}`) as stored.
+ */
+export const UpdateProfileFields = z.object({ name: DisplayName.optional() });
+export type UpdateProfileFields = z.infer<typeof UpdateProfileFields>;
+/** The text fields `PATCH /api/userDetails` accepts (the file is `REGISTER_PICTURE_FIELD`). */
+export const PROFILE_TEXT_FIELDS = ['name'] as const;
+
+/**
+ * `POST /api/password` JSON body. `currentPassword` is only compared (a wrong one is a 400
+ * counted by the login throttle); `newPassword` follows the registration rules.
+ */
+export const ChangePasswordBody = z.object({
+  currentPassword: plainText()
+    .min(1, AccountMessages.currentPasswordRequired)
+    .max(AuthLimits.passwordMax),
+  newPassword: NewPassword,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/** `DELETE /api/account` JSON body: the password, confirming. */
+export const DeleteAccountBody = z.object({
+  password: plainText().min(1, AccountMessages.passwordRequired).max(AuthLimits.passwordMax),
+});
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
+
+/** `POST /api/password` and `DELETE /api/account` answer `{message}`. */
+export const AccountMessageResponse = z.object({ message: z.string() });
+export type AccountMessageResponse = z.infer<typeof AccountMessageResponse>;
+
+/**
+ * A user changed their name and/or picture (`PATCH /api/userDetails`): the whole profile as it
+ * now is, so a consumer just overwrites its copy. `profilePicture` as in `user.registered`.
+ */
+export const UserUpdated = defineEvent({
+  topic: Topics.authUser,
+  type: 'user.updated',
+  version: 1,
+  payload: z.object({
+    userId: z.string(),
+    name: z.string(),
+    profilePicture: z.string(),
+  }),
+});
+
+/**
+ * A user closed their account (`DELETE /api/account`): every service erases what it holds of
+ * them (docs/architecture.md, "Erasure"). Carries nothing but the id.
+ */
+export const UserDeleted = defineEvent({
+  topic: Topics.authUser,
+  type: 'user.deleted',
+  version: 1,
+  payload: z.object({ userId: z.string() }),
 });

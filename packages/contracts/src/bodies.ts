@@ -227,6 +227,15 @@ export const loginBodyMaxBytes = jsonObjectMaxBytes({
   password: AuthLimits.passwordMax,
 });
 
+/** The largest legal `POST /api/password` body (ChangePasswordBody). */
+export const passwordBodyMaxBytes = jsonObjectMaxBytes({
+  currentPassword: AuthLimits.passwordMax,
+  newPassword: AuthLimits.passwordMax,
+});
+
+/** The largest legal `DELETE /api/account` body (DeleteAccountBody). */
+export const accountBodyMaxBytes = jsonObjectMaxBytes({ password: AuthLimits.passwordMax });
+
 /**
  * Every other route's body: small JSON documents. The largest today is a journal
  * (JournalLimits.contentMax characters; contracts' tests check it fits).
@@ -237,6 +246,8 @@ export const DEFAULT_BODY_MAX_BYTES = 256 * KiB;
 export const BodyLimits = {
   default: DEFAULT_BODY_MAX_BYTES,
   login: loginBodyMaxBytes,
+  password: passwordBodyMaxBytes,
+  account: accountBodyMaxBytes,
   register: registerBodyMaxBytes,
   trip: tripBodyMaxBytes,
 } as const;

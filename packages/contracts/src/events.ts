@@ -5,6 +5,8 @@ import { z } from 'zod';
  * event's payload gets a new topic (`...v2`) so old consumers keep working.
  */
 export const Topics = {
+  // produced by auth (user.registered, user.updated, user.deleted); consumed by every service
+  // holding a user's data (user.deleted: erasure)
   authUser: 'auth.user.v1',
   tripsTrip: 'trips.trip.v1',
   // produced by bucketlist (item added, visited, itinerary saved); no consumer yet

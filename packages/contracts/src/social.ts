@@ -26,11 +26,16 @@ export const FriendshipCreated = defineEvent({
   payload: Pair,
 });
 
+/**
+ * An unfriending, or (`erased: true`) a friendship ended because one of the two closed their
+ * account (`user.deleted`): a consumer then forgets the pair entirely instead of keeping an
+ * inactive record of it (docs/architecture.md, "Erasure"). Older consumers ignore the flag.
+ */
 export const FriendshipRemoved = defineEvent({
   topic: Topics.socialFriendship,
   type: 'friendship.removed',
   version: 1,
-  payload: Pair,
+  payload: Pair.extend({ erased: z.boolean().optional() }),
 });
 
 /*
