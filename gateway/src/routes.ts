@@ -55,7 +55,28 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   },
   { prefix: '/api/logout', service: 'auth', access: 'optional' },
   { prefix: '/api/protected', service: 'auth', access: 'required' },
-  { prefix: '/api/userDetails', service: 'auth', access: 'required' },
+  // GET, and PATCH (multipart: name and/or profilePicture, the registration form's limits)
+  {
+    prefix: '/api/userDetails',
+    service: 'auth',
+    access: 'required',
+    maxBodyBytes: BodyLimits.register,
+  },
+  // both check a password (a wrong one counts toward auth's login throttle): login's rate limit
+  {
+    prefix: '/api/password',
+    service: 'auth',
+    access: 'required',
+    maxBodyBytes: BodyLimits.password,
+    rateLimit: 'auth',
+  },
+  {
+    prefix: '/api/account',
+    service: 'auth',
+    access: 'required',
+    maxBodyBytes: BodyLimits.account,
+    rateLimit: 'auth',
+  },
   { prefix: '/api/avatars', service: 'auth', access: 'required' },
 
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
