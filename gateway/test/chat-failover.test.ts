@@ -243,7 +243,6 @@ describe('gateway: chat failover with real chat processes', () => {
       { timeout: 120_000 },
       async () => {
         const doomed = await startChat();
-        // round-robin from the first instance: Ana's socket on the doomed one, Ben's on the other
         const base = await gatewayOver([doomed, steady]);
         const [a, b] = await friends();
         const room = roomIdOf(a, b);
