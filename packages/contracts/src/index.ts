@@ -10,3 +10,4 @@ export * from './bucketlist';
 export * from './chat';
 export * from './text';
 export * from './idempotency';
+export * from './trip-edits';

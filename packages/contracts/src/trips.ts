@@ -172,7 +172,8 @@ export function storyPreview(story: string, max: number = TripLimits.storyPrevie
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : story;
 }
 
-const DestinationSummary = z.object({
+/** A destination as trips' events carry it (created, updated, deleted). */
+export const DestinationSummary = z.object({
   id: z.string(),
   name: z.string(),
   latitude: z.number(),
@@ -205,5 +206,45 @@ export const TripDeleted = defineEvent({
     tripId: z.string(),
     ownerId: z.string(),
     destinations: z.array(DestinationSummary),
+  }),
+});
+
+/**
+ * A trip's version: 1 when it is created, one more with every change (`PATCH /api/trips/{id}`,
+ * a photo added or removed). The API names it in the `ETag` of every answer holding the trip
+ * (`trip-edits.ts`), and `trip.updated` carries it, so a projection can ignore an older update
+ * arriving after a newer one.
+ */
+export const TRIP_FIRST_VERSION = 1;
+
+/**
+ * One change to a trip (issue 19): its state after the change, whole, so a projection can be
+ * rebuilt from the latest update alone, and what changed in its destinations:
+ * - `destinations`: every destination after the change, in order (ids, names, coordinates,
+ *   dates, photo URLs, story preview), as `trip.created` carries them;
+ * - `addedDestinationIds`: destinations new in this change;
+ * - `movedDestinationIds`: kept destinations whose coordinates changed (a new place);
+ * - `removedDestinationIds`: destinations the change took away (their journals go with them);
+ * - `version`: the trip's version after the change (`TRIP_FIRST_VERSION` + number of changes).
+ * Keyed by the trip id, like every event of the trip, so a trip's events stay in order.
+ */
+export const TripUpdated = defineEvent({
+  topic: Topics.tripsTrip,
+  type: 'trip.updated',
+  version: 1,
+  payload: z.object({
+    tripId: z.string(),
+    ownerId: z.string(),
+    version: z
+      .number()
+      .int()
+      .min(TRIP_FIRST_VERSION + 1),
+    name: z.string(),
+    startDate: z.string(),
+    endDate: z.string(),
+    destinations: z.array(DestinationSummary),
+    addedDestinationIds: z.array(z.string()),
+    movedDestinationIds: z.array(z.string()),
+    removedDestinationIds: z.array(z.string()),
   }),
 });
