@@ -41,6 +41,35 @@ describe('FriendshipProjection (real MongoDB-wire server)', () => {
     expect(await friends.areFriends('a', 'b')).toBe(false);
   });
 
+  it('forgets a pair whose friendship was erased, and every pair of an erased user', async () => {
+    const t0 = new Date('2026-02-01T00:00:00Z');
+    const t1 = new Date('2026-02-02T00:00:00Z');
+    const stored = () => db.collection('friendships').countDocuments({ userIds: 'gone' });
+    await friends.apply(makeEvent(FriendshipCreated, 'gone_x', { userIds: ['gone', 'x'] }, t0));
+    await friends.apply(makeEvent(FriendshipCreated, 'gone_y', { userIds: ['gone', 'y'] }, t0));
+    await friends.apply(makeEvent(FriendshipRemoved, 'gone_y', { userIds: ['gone', 'y'] }, t1));
+    await friends.apply(makeEvent(FriendshipCreated, 'x_y', { userIds: ['x', 'y'] }, t0));
+    expect(await stored()).toBe(2); // an unfriending keeps an inactive record
+
+    const erased = makeEvent(FriendshipRemoved, 'gone_x', {
+      userIds: ['gone', 'x'],
+      erased: true,
+    });
+    expect(await friends.apply(erased)).toBe(true);
+    expect(await friends.areFriends('gone', 'x')).toBe(false);
+    expect(await stored()).toBe(1);
+    // erased again (a redelivery, or a pair never seen): nothing is written back
+    await friends.apply(erased);
+    await friends.apply(
+      makeEvent(FriendshipRemoved, 'gone_z', { userIds: ['gone', 'z'], erased: true }),
+    );
+    expect(await stored()).toBe(1);
+
+    expect(await friends.forget('gone')).toBe(1);
+    expect(await stored()).toBe(0);
+    expect(await friends.areFriends('x', 'y')).toBe(true);
+  });
+
   it('ignores other events', async () => {
     const other = makeEvent(UserRegistered, 'u', {
       userId: 'u',

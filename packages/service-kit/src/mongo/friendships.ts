@@ -39,6 +39,12 @@ export class FriendshipProjection {
     const pair = created?.payload.userIds ?? removed?.payload.userIds;
     if (!pair) return false;
     const _id = friendshipId(pair[0], pair[1]);
+    if (removed?.payload.erased) {
+      // one of them closed the account: no record of the pair stays (an older event of the
+      // pair comes before this one on its partition; a redelivered one is skipped by its marker)
+      await this.collection.deleteOne({ _id });
+      return true;
+    }
     const userIds = [...pair].sort() as [string, string];
     // only move forward in time: a redelivered older event changes nothing
     await this.collection.updateOne(
@@ -59,6 +65,12 @@ export class FriendshipProjection {
       }
     }
     return true;
+  }
+
+  /** Erasure (`user.deleted`): forgets every pair naming the user, active or not. */
+  async forget(userId: string): Promise<number> {
+    const { deletedCount } = await this.collection.deleteMany({ userIds: userId });
+    return deletedCount;
   }
 
   async areFriends(a: string, b: string): Promise<boolean> {

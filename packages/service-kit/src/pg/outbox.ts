@@ -47,11 +47,21 @@ export const outboxTraceparentMigration: Migration = {
   sql: `ALTER TABLE outbox ADD COLUMN IF NOT EXISTS traceparent text;`,
 };
 
+/**
+ * Rows deleted by the relay once published instead of kept as history (`forgetOnPublish`): the
+ * events an erasure writes, which name the erased user (docs/architecture.md, "Erasure").
+ */
+export const outboxForgetMigration: Migration = {
+  id: '000_outbox_forget',
+  sql: `ALTER TABLE outbox ADD COLUMN IF NOT EXISTS forget_on_publish boolean NOT NULL DEFAULT false;`,
+};
+
 /** The outbox schema, in order: spread it into a publishing service's migrations. */
 export const outboxMigrations: readonly Migration[] = [
   outboxMigration,
   outboxPublishedIndexMigration,
   outboxTraceparentMigration,
+  outboxForgetMigration,
 ];
 
 /**
@@ -62,11 +72,35 @@ export async function enqueueEvent(
   client: pg.PoolClient,
   topic: Topic,
   event: EventEnvelope,
+  options: { forgetOnPublish?: boolean } = {},
 ): Promise<void> {
   await client.query(
-    'INSERT INTO outbox (id, topic, key, envelope, traceparent) VALUES ($1, $2, $3, $4, $5)',
-    [event.id, topic, event.aggregateId, JSON.stringify(event), activeTraceparent() ?? null],
+    `INSERT INTO outbox (id, topic, key, envelope, traceparent, forget_on_publish)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      event.id,
+      topic,
+      event.aggregateId,
+      JSON.stringify(event),
+      activeTraceparent() ?? null,
+      options.forgetOnPublish ?? false,
+    ],
   );
+}
+
+/**
+ * Erasure (a `user.deleted`): deletes, in the caller's transaction, every outbox row naming
+ * `text` (a user id) in its key or its event, published or not: published ones are history,
+ * unpublished ones would tell other services about a user who is gone. Rows written after it
+ * in the same transaction (the erasure's own events, `forgetOnPublish`) are kept. A row a relay
+ * is sending is deleted once that send commits. Returns how many went.
+ */
+export async function eraseFromOutbox(client: pg.PoolClient, text: string): Promise<number> {
+  const { rowCount } = await client.query(
+    `DELETE FROM outbox WHERE key = $1 OR strpos(envelope::text, $1) > 0`,
+    [text],
+  );
+  return rowCount ?? 0;
 }
 
 export interface OutboxRelayOptions extends RelayOptions {
@@ -147,9 +181,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         );
         if (rows.length > 0) {
           await sendEvents(connect, rows);
+          const seqs = rows.map((r) => r.seq);
+          // an erasure's events are not kept as history (outboxForgetMigration)
+          await client.query(
+            'DELETE FROM outbox WHERE seq = ANY($1::bigint[]) AND forget_on_publish',
+            [seqs],
+          );
           await client.query(
             'UPDATE outbox SET published_at = now() WHERE seq = ANY($1::bigint[])',
-            [rows.map((r) => r.seq)],
+            [seqs],
           );
         }
         await client.query('COMMIT');
