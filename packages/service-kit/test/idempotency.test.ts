@@ -24,7 +24,12 @@ import {
   outboxMigrations,
   type Pool,
 } from '../src/pg';
-import { connectMongo, MongoIdempotency, type WithIdempotency } from '../src/mongo';
+import {
+  connectMongo,
+  MongoIdempotency,
+  type IdempotencyRecord,
+  type WithIdempotency,
+} from '../src/mongo';
 
 const DAY = 24 * 60 * 60 * 1000;
 const headers = (value: string | string[]) => ({ headers: { [IDEMPOTENCY_KEY_HEADER]: value } });
@@ -373,6 +378,50 @@ describe('idempotent creates in MongoDB (real MongoDB-wire server)', () => {
     // the key of one entry's save sent for another entry: refused by the unique index, 422
     expect(await statusOf(() => save(claim(ann, 'k2', 'c'), 'e2', 'c'))).toBe(422);
     expect(await writes('e2')).toBe(0);
+  });
+
+  it('keeps a second kind of keyed write to the same documents in a field of its own', async () => {
+    interface Album extends WithIdempotency {
+      _id: string;
+      photos: string[];
+      added?: IdempotencyRecord;
+    }
+    const albums = db.collection<Album>('albums');
+    const created = new MongoIdempotency(albums);
+    const adds = new MongoIdempotency<Pick<Album, 'added'>>(albums, () => new Date(clock), {
+      field: 'added',
+    });
+    await created.init();
+    await adds.init();
+    const ann = randomUUID();
+    const answer = recordedAnswer(201, { ok: true });
+    await created.run(claim(ann, 'create', 'a1'), async (stamp) => {
+      await albums.insertOne({ _id: 'a1', photos: [], ...stamp(answer) });
+      return { answer, value: null };
+    });
+    const add = (key: string, photo: string) =>
+      adds.run(claim(ann, key, photo), async (stamp, notHoldingKey) => {
+        const result = await albums.updateOne(
+          { _id: 'a1', ...notHoldingKey },
+          { $push: { photos: photo }, $set: stamp(answer) },
+        );
+        if (result.modifiedCount !== 1) throw Object.assign(new Error('dup'), { code: 11000 });
+        return { answer, value: null };
+      });
+    expect((await add('p1', 'x')).replayed).toBe(false);
+    expect((await add('p1', 'x')).replayed).toBe(true);
+    expect((await add('p2', 'y')).replayed).toBe(false);
+    const album = await albums.findOne({ _id: 'a1' });
+    expect(album?.photos).toEqual(['x', 'y']);
+    // the create's record is untouched by the adds, and still answers its retry
+    expect(album?.idempotency?.scope).toBe(JSON.stringify([ann, 'create']));
+    expect(album?.added?.scope).toBe(JSON.stringify([ann, 'p2']));
+    expect(await created.find(claim(ann, 'create', 'a1'))).toEqual(answer);
+    // the same key in the other field is another key
+    expect((await add('create', 'z')).replayed).toBe(false);
+    expect(await statusOf(() => add('create', 'w'))).toBe(422);
+    // a document holds its latest record of each kind: p2's was replaced
+    expect((await albums.findOne({ _id: 'a1' }))?.photos).toEqual(['x', 'y', 'z']);
   });
 
   it('forgets a key after the retention, and the pruner takes expired records off', async () => {

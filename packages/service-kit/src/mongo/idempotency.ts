@@ -36,8 +36,20 @@ export const IDEMPOTENCY_INDEX = 'idempotency_scope';
 const IDEMPOTENCY_AT_INDEX = 'idempotency_at';
 const DUPLICATE_KEY = 11000;
 
-/** What a create's document gets: `{ idempotency }` for a claim, `{}` without one. */
-export type IdempotencyStamp = (answer: RecordedAnswer) => WithIdempotency;
+/**
+ * What a create's document gets: `{ idempotency }` for a claim (`{ [field]: record }` for a
+ * store with another `field`), `{}` without one.
+ */
+export type IdempotencyStamp<R extends Document = WithIdempotency> = (answer: RecordedAnswer) => R;
+
+export interface MongoIdempotencyOptions {
+  /**
+   * The document field holding the record (default `idempotency`). A document written by two
+   * kinds of keyed request (a trip's create, and the photos later added to it) keeps each
+   * kind's latest record in a field of its own, each with its own unique index.
+   */
+  field?: string;
+}
 
 /**
  * A filter fragment matching only documents that do not hold the claim's key (`{}` without a
@@ -52,27 +64,37 @@ export const WITHOUT_IDEMPOTENCY = { idempotency: 0 } as const;
 
 /**
  * The MongoDB variant of idempotent creates, on one collection whose documents carry their
- * create's key (`WithIdempotency`). `init()` makes the unique index; `run` does the rest.
+ * create's key (`WithIdempotency`, or `options.field`). `init()` makes the unique index; `run`
+ * does the rest. `R` is what a stamp adds to a document (`{ [field]: IdempotencyRecord }`).
  */
-export class MongoIdempotency {
+export class MongoIdempotency<R extends Document = WithIdempotency> {
+  /** The document field holding the record. */
+  readonly field: string;
+
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection of creates
     readonly collection: Collection<any>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: MongoIdempotencyOptions = {},
+  ) {
+    this.field = options.field ?? 'idempotency';
+  }
 
   private get docs(): Collection<Document> {
     return this.collection as Collection<Document>;
   }
 
   async init(): Promise<void> {
+    // the default field keeps its indexes' first names
+    const name = (index: string) =>
+      this.field === 'idempotency' ? index : index.replace('idempotency', this.field);
     await this.docs.createIndex(
-      { 'idempotency.scope': 1 },
-      { name: IDEMPOTENCY_INDEX, unique: true, sparse: true },
+      { [`${this.field}.scope`]: 1 },
+      { name: name(IDEMPOTENCY_INDEX), unique: true, sparse: true },
     );
     await this.docs.createIndex(
-      { 'idempotency.at': 1 },
-      { name: IDEMPOTENCY_AT_INDEX, sparse: true },
+      { [`${this.field}.at`]: 1 },
+      { name: name(IDEMPOTENCY_AT_INDEX), sparse: true },
     );
   }
 
@@ -98,16 +120,17 @@ export class MongoIdempotency {
    */
   async find(claim: IdempotencyClaim): Promise<RecordedAnswer | null> {
     const scope = scopeOf(claim);
+    const field = this.field;
     const doc = await this.docs.findOne(
-      { 'idempotency.scope': scope },
-      { projection: { idempotency: 1 } },
+      { [`${field}.scope`]: scope },
+      { projection: { [field]: 1 } },
     );
-    const record = (doc as WithIdempotency | null)?.idempotency;
+    const record = (doc?.[field] ?? null) as IdempotencyRecord | null;
     if (!record) return null;
     if (record.at < this.cutoff()) {
       await this.docs.updateOne(
-        { _id: doc!._id, 'idempotency.scope': scope, 'idempotency.at': record.at },
-        { $unset: { idempotency: '' } },
+        { _id: doc!._id, [`${field}.scope`]: scope, [`${field}.at`]: record.at },
+        { $unset: { [field]: '' } },
       );
       return null;
     }
@@ -135,14 +158,16 @@ export class MongoIdempotency {
    */
   async run<T>(
     claim: IdempotencyClaim | null,
-    create: (stamp: IdempotencyStamp, notHoldingKey: NotHoldingKey) => Promise<Created<T>>,
+    create: (stamp: IdempotencyStamp<R>, notHoldingKey: NotHoldingKey) => Promise<Created<T>>,
   ): Promise<IdempotentOutcome<T>> {
-    if (claim === null) return { replayed: false, ...(await create(() => ({}), {})) };
+    if (claim === null) return { replayed: false, ...(await create(() => ({}) as R, {})) };
     const first = await this.find(claim);
     if (first) return { replayed: true, answer: first };
     try {
-      const made = await create((answer) => ({ idempotency: this.record(claim, answer) }), {
-        'idempotency.scope': { $ne: scopeOf(claim) },
+      const stamp = (answer: RecordedAnswer) =>
+        ({ [this.field]: this.record(claim, answer) }) as unknown as R;
+      const made = await create(stamp, {
+        [`${this.field}.scope`]: { $ne: scopeOf(claim) },
       });
       return { replayed: false, ...made };
     } catch (err) {
@@ -158,7 +183,7 @@ export class MongoIdempotency {
    * documents (the documents stay); returns how many.
    */
   async prune(batchSize: number = OUTBOX_PRUNE_BATCH): Promise<number> {
-    const old = { 'idempotency.at': { $lt: this.cutoff() } };
+    const old = { [`${this.field}.at`]: { $lt: this.cutoff() } };
     const ids = await this.docs
       .find(old, { projection: { _id: 1 } })
       .limit(batchSize)
@@ -166,7 +191,7 @@ export class MongoIdempotency {
     if (ids.length === 0) return 0;
     const result = await this.docs.updateMany(
       { _id: { $in: ids.map((d) => d._id as ObjectId) /* any _id type */ }, ...old },
-      { $unset: { idempotency: '' } },
+      { $unset: { [this.field]: '' } },
     );
     return result.modifiedCount;
   }
