@@ -10,12 +10,14 @@ import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
 import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
 import { createSessionIssuer, type SessionIssuer } from './domain/token';
+import { accountRoutes } from './routes/account';
 import { avatarRoutes } from './routes/avatars';
 import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
 import { LoginThrottleStore } from './store/redis';
 import { RevocationStore } from './store/revocations';
+import { SessionsStore } from './store/sessions';
 import { UsersRepo } from './store/users';
 
 export interface AuthDeps {
@@ -51,6 +53,7 @@ export interface AuthContext {
   throttle: LoginThrottleStore;
   throttlePolicy: ThrottlePolicy;
   revocations: RevocationStore;
+  sessions: SessionsStore;
   sleep: (ms: number) => Promise<void>;
   issueSession: SessionIssuer;
   relay?: Pick<OutboxRelay, 'kick'>;
@@ -85,6 +88,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
     throttlePolicy,
     revocations: new RevocationStore(deps.pool, deps.redis),
+    sessions: new SessionsStore(deps.pool),
     sleep: deps.sleep ?? ((ms) => sleep(ms)),
     issueSession: createSessionIssuer(deps.signingKey),
     relay: deps.relay,
@@ -96,6 +100,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     loginRoute(ctx);
     sessionRoutes(ctx);
     avatarRoutes(ctx);
+    accountRoutes(ctx);
   });
   return app;
 }

@@ -1,9 +1,10 @@
-import { composeService } from '@wayfarer/service-kit';
+import { composeService, groupId } from '@wayfarer/service-kit';
 import { loadSigningKey } from '@wayfarer/service-kit/keys';
 import { openPgService } from '@wayfarer/service-kit/pg';
 import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { buildApp } from './app';
 import type { AuthEnv } from './config';
+import { ERASURE_CONSUMER, startErasureConsumer } from './events/erasure';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { migrations } from './store/migrations';
 import { connectRedis } from './store/redis';
@@ -20,6 +21,8 @@ export const SPOOL_STALE_MS = 6 * SPOOL_SWEEP_MS;
 export interface AuthServiceOptions {
   /** How the login slowdown waits (default a real timer): tests record the delays instead. */
   sleep?: (ms: number) => Promise<void>;
+  /** Tests only: the erasure consumer's new group starts at the topic's end (service-kit). */
+  skipHistory?: boolean;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface AuthServiceOptions {
 export async function createService(env: AuthEnv, options: AuthServiceOptions = {}) {
   return composeService(async (onClose) => {
     const signingKey = loadSigningKey(env);
-    const { logger, identityProofSecret, pool, relay } = await openPgService({
+    const { logger, identityProofSecret, pool, kafka, relay } = await openPgService({
       name: 'auth',
       env,
       migrations,
@@ -84,6 +87,16 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
       await sweeping; // before the spool's directory is removed
     });
 
+    // a closed account's avatars, removed for sure (user.deleted, retried while MinIO is down)
+    const erasure = startErasureConsumer({
+      kafka,
+      logger,
+      avatars,
+      groupId: groupId(env, ERASURE_CONSUMER),
+      skipHistory: options.skipHistory,
+    });
+    onClose(() => erasure.stop());
+
     const app = buildApp({
       logger,
       pool,
@@ -96,7 +109,18 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
       cookieSecure: env.COOKIE_SECURE,
       sleep: options.sleep,
     });
-    return { app, logger, pool, redis, avatars, spool, relay, signingKey, revocationSync };
+    return {
+      app,
+      logger,
+      pool,
+      redis,
+      avatars,
+      spool,
+      relay,
+      signingKey,
+      revocationSync,
+      erasure,
+    };
   });
 }
 

@@ -32,3 +32,8 @@ export function parseAvatarKey(
   const type = imageTypeOfExtension(m[2]!);
   return type ? { key: `${userId}/${file}`, type } : null;
 }
+
+/** Where every avatar object of a user lives (`<userId>/`): what an erasure removes. */
+export function avatarPrefix(userId: string): string {
+  return `${userId}/`;
+}

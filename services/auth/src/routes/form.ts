@@ -3,11 +3,11 @@ import { BodyLimits } from '@wayfarer/contracts';
 import { HttpError } from '@wayfarer/service-kit';
 import { readImageForm, type SpooledImage } from '@wayfarer/storage/upload';
 import {
-  isRegisterTextField,
   NOT_AN_IMAGE_MESSAGE,
   PICTURE_FIELD,
   pictureTooLargeMessage,
   REGISTER_MULTIPART_LIMITS,
+  REGISTER_TEXT_FIELDS,
   type RegisterTextField,
 } from '../domain/registration';
 
@@ -23,18 +23,43 @@ export interface RegistrationForm {
  * multipart reader. Anything else, and any malformed body, is a 4xx HttpError with a clear
  * message.
  */
-export async function readRegistrationForm(
+export function readRegistrationForm(
   request: FastifyRequest,
   reply: FastifyReply,
   spoolDir: string,
 ): Promise<RegistrationForm> {
-  const fields: RegistrationForm['fields'] = {};
+  return readPictureForm(request, reply, spoolDir, {
+    textFields: REGISTER_TEXT_FIELDS,
+    notMultipart: 'Registration must be sent as multipart/form-data.',
+  });
+}
+
+/** A form like the registration's: some text fields, at most one `profilePicture`. */
+export interface PictureForm<F extends string> {
+  fields: Partial<Record<F, string>>;
+  picture: SpooledImage | null;
+}
+
+/**
+ * Reads a multipart form with the registration form's limits and picture: the given text
+ * fields (each at most once; any other is a 400) and at most one `profilePicture` file. Used by
+ * `POST /api/register` and `PATCH /api/userDetails`.
+ */
+export async function readPictureForm<F extends string>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spoolDir: string,
+  options: { textFields: readonly F[]; notMultipart: string },
+): Promise<PictureForm<F>> {
+  const fields: PictureForm<F>['fields'] = {};
+  const isTextField = (name: string): name is F =>
+    (options.textFields as readonly string[]).includes(name);
   const files = await readImageForm(request, reply, {
     spoolDir,
     limits: REGISTER_MULTIPART_LIMITS,
     bodyMaxBytes: BodyLimits.register,
     messages: {
-      notMultipart: 'Registration must be sent as multipart/form-data.',
+      notMultipart: options.notMultipart,
       notAnImage: () => NOT_AN_IMAGE_MESSAGE,
       fileTooLarge: pictureTooLargeMessage(),
       tooManyFiles: `Only one file, ${PICTURE_FIELD}, may be uploaded.`,
@@ -44,7 +69,7 @@ export async function readRegistrationForm(
         if (value === '') return; // no picture chosen
         throw new HttpError(400, `${PICTURE_FIELD} must be an image file.`);
       }
-      if (!isRegisterTextField(name)) throw new HttpError(400, `Unexpected field "${name}".`);
+      if (!isTextField(name)) throw new HttpError(400, `Unexpected field "${name}".`);
       if (fields[name] !== undefined) {
         throw new HttpError(400, `The ${name} field was sent more than once.`);
       }

@@ -50,6 +50,7 @@ export function registerRoute(ctx: AuthContext): void {
       const userId = randomUUID();
       const passwordHash = await argon2.hash(input.password, { type: argon2.argon2id });
       const avatarKey = avatar ? newAvatarKey(userId, avatar.type) : null;
+      const session = ctx.issueSession(userId);
       if (avatar && avatarKey)
         await avatars.putFile(avatarKey, avatar.path, avatar.type.contentType);
 
@@ -68,6 +69,10 @@ export function registerRoute(ctx: AuthContext): void {
             email: input.email,
             profilePicture: avatarUrl(avatarKey),
           });
+          await ctx.sessions.record(
+            { jti: session.claims.jti, userId, exp: session.claims.exp },
+            client,
+          );
         });
       } catch (err) {
         if (avatarKey) {
@@ -80,7 +85,6 @@ export function registerRoute(ctx: AuthContext): void {
       }
       ctx.relay?.kick();
 
-      const session = ctx.issueSession(userId);
       setSessionCookie(reply, session.token, ctx.cookieSecure);
       const body: RegisterResponse = { userId, message: REGISTERED_MESSAGE };
       return reply.code(201).send(body);
@@ -89,7 +93,7 @@ export function registerRoute(ctx: AuthContext): void {
 }
 
 /** The profile picture through storage's image pipeline: one upright image, no metadata. */
-async function processPicture(picture: SpooledImage): Promise<ImageFile> {
+export async function processPicture(picture: SpooledImage): Promise<ImageFile> {
   try {
     const { variants } = await processImage(picture.path, { avatar: AVATAR_IMAGE }, picture.path);
     return variants.avatar;

@@ -32,4 +32,19 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX revoked_sessions_unsynced ON revoked_sessions (jti) WHERE NOT synced;
     `,
   },
+  {
+    id: '003_sessions',
+    sql: `
+      -- the sessions auth signed, so a password change or a closed account can revoke every
+      -- session of a user (revoked ones move to revoked_sessions, which names no user); rows
+      -- are pruned once expired. Sessions signed before this table existed are not listed.
+      CREATE TABLE sessions (
+        jti        text PRIMARY KEY,
+        user_id    uuid NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX sessions_user ON sessions (user_id);
+      CREATE INDEX sessions_expires ON sessions (expires_at);
+    `,
+  },
 ];

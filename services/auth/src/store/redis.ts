@@ -106,4 +106,28 @@ export class LoginThrottleStore {
       await this.redis.del(k.pair, k.account);
     });
   }
+
+  /**
+   * A closed account: its counters go (they name the email), the pair counters of every
+   * address included. Throws RedisUnavailableError when Redis cannot be reached.
+   */
+  forgetAccount(email: string): Promise<void> {
+    const glob = email.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+    return onRedis(async () => {
+      const found: string[] = [keys('', email).account];
+      let cursor = '0';
+      do {
+        const [next, batch] = await this.redis.scan(
+          cursor,
+          'MATCH',
+          `${PREFIX}:pair:*:${glob}`,
+          'COUNT',
+          1000,
+        );
+        cursor = next;
+        found.push(...batch);
+      } while (cursor !== '0');
+      await this.redis.del(...found);
+    });
+  }
 }

@@ -71,6 +71,28 @@ export class RevocationStore {
     return { recorded, published, errors };
   }
 
+  /**
+   * Copies revocations already recorded in PostgreSQL (`recordRevocations`, committed) to
+   * Redis in one MULTI, and marks them synced; on failure the sync writes them within
+   * `REVOCATION_SYNC_MS` (they stay `synced = false`). Returns the error, if any.
+   */
+  async publishRecorded(sessions: readonly { jti: string; exp: number }[]): Promise<unknown> {
+    if (sessions.length === 0) return undefined;
+    try {
+      await onRedis(async () => {
+        const transaction = this.redis.multi();
+        for (const s of sessions) writeRevocation(transaction, s.jti, s.exp);
+        const results = await transaction.exec();
+        const failed = results?.find(([err]) => err);
+        if (!results || failed) throw failed?.[0] ?? new Error('redis transaction aborted');
+      });
+      await this.markSynced(sessions.map((s) => s.jti));
+      return undefined;
+    } catch (err) {
+      return err;
+    }
+  }
+
   /** Notes that Redis has these revocations (the periodic sync skips them). */
   async markSynced(jtis: readonly string[]): Promise<void> {
     if (jtis.length === 0) return;
@@ -106,6 +128,7 @@ export class RevocationStore {
       after = rows[rows.length - 1]!.jti;
     }
     await this.pool.query('DELETE FROM revoked_sessions WHERE expires_at <= now()');
+    await this.pool.query('DELETE FROM sessions WHERE expires_at <= now()');
     return written;
   }
 }

@@ -80,4 +80,44 @@ export class UsersRepo {
       throw err;
     }
   }
+
+  /**
+   * Changes the name and/or the avatar key inside the caller's transaction, the row locked
+   * first: returns the user as it was (its old avatar key is the caller's to remove once
+   * committed), or null when the user is gone.
+   */
+  async update(
+    client: PoolClient,
+    id: string,
+    change: { name?: string; avatarKey?: string },
+  ): Promise<{ before: User; after: User } | null> {
+    const { rows } = await client.query<UserRow>(
+      `SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    if (!rows[0]) return null;
+    const before = toUser(rows[0]);
+    const after: User = {
+      ...before,
+      name: change.name ?? before.name,
+      avatarKey: change.avatarKey ?? before.avatarKey,
+    };
+    await client.query('UPDATE users SET name = $2, avatar_key = $3 WHERE id = $1', [
+      id,
+      after.name,
+      after.avatarKey,
+    ]);
+    return { before, after };
+  }
+
+  /** Sets a new password hash (the caller's transaction). */
+  async setPasswordHash(client: PoolClient, id: string, passwordHash: string): Promise<void> {
+    await client.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+  }
+
+  /** Erases the user's row (the caller's transaction); false when it was already gone. */
+  async delete(client: PoolClient, id: string): Promise<boolean> {
+    const { rowCount } = await client.query('DELETE FROM users WHERE id = $1', [id]);
+    return (rowCount ?? 0) > 0;
+  }
 }

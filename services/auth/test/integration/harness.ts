@@ -37,10 +37,12 @@ export async function startAuth(options: StartOptions = {}): Promise<Harness> {
     await dropDatabase(dbUrl);
     await dropBucket(bucket);
   };
-  const svc = await createService(env, { sleep: options.sleep }).catch(async (err: unknown) => {
-    await dropStores();
-    throw err;
-  });
+  const svc = await createService(env, { sleep: options.sleep, skipHistory: true }).catch(
+    async (err: unknown) => {
+      await dropStores();
+      throw err;
+    },
+  );
   return {
     ...svc,
     app: throughGateway(svc.app),
