@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { FriendshipRemoved, readEvent, Topics } from '@wayfarer/contracts';
+import { FriendshipRemoved, readEvent, Topics, UserDeleted } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import {
   friendshipProjection,
@@ -46,6 +46,12 @@ export function startProjections(options: ProjectionOptions): Projections {
         topics: [Topics.authUser],
         apply: async (event) => {
           await stores.users.apply(event);
+          // a closed account: its conversations and friendships go too (each idempotent)
+          const deleted = readEvent(UserDeleted, event);
+          if (deleted) {
+            await stores.messages.eraseUser(deleted.payload.userId);
+            await stores.friendships.forget(deleted.payload.userId);
+          }
         },
       },
       friendships: friendshipProjection(stores.friendships, {

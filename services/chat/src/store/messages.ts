@@ -52,6 +52,18 @@ export class MessagesStore {
   }
 
   /**
+   * Erasure (`user.deleted`): every message of every conversation the user was in, the
+   * friend's side too (a room is named by both ids; docs/architecture.md, "Erasure").
+   */
+  async eraseUser(userId: string): Promise<number> {
+    // a bare regular expression: mongo-java-server refuses a RegExp given as `$regex`
+    const { deletedCount } = await this.collection.deleteMany({
+      $or: [{ senderId: userId }, { roomId: roomsOf(userId) }],
+    });
+    return deletedCount;
+  }
+
+  /**
    * Up to `limit` messages of the room older than `before` (newest first), and whether there are
    * older ones still.
    */
@@ -76,4 +88,10 @@ export class MessagesStore {
       .toArray();
     return { messages: docs.slice(0, limit), more: docs.length > limit };
   }
+}
+
+/** The room ids naming `userId` (`roomIdOf`: the two ids sorted, joined by `_`). */
+function roomsOf(userId: string): RegExp {
+  const id = userId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${id}_|_${id}$`);
 }

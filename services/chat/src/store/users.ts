@@ -1,5 +1,11 @@
 import type { Db } from 'mongodb';
-import { readEvent, UserRegistered, type EventEnvelope } from '@wayfarer/contracts';
+import {
+  readEvent,
+  UserDeleted,
+  UserRegistered,
+  UserUpdated,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
 
 export interface UserDoc {
   _id: string;
@@ -15,13 +21,30 @@ export class UsersProjection {
     this.collection = db.collection<UserDoc>('users');
   }
 
-  /** Applies `user.registered` (idempotent); false for other events. */
+  /**
+   * Applies `user.registered`, `user.updated` (the new name: message senders and conversation
+   * headers show it) and `user.deleted` (the user's document goes); idempotent. False for other
+   * events.
+   */
   async apply(event: EventEnvelope): Promise<boolean> {
     const registered = readEvent(UserRegistered, event);
-    if (!registered) return false;
-    const { userId, name, email } = registered.payload;
-    await this.collection.updateOne({ _id: userId }, { $set: { name, email } }, { upsert: true });
-    return true;
+    if (registered) {
+      const { userId, name, email } = registered.payload;
+      await this.collection.updateOne({ _id: userId }, { $set: { name, email } }, { upsert: true });
+      return true;
+    }
+    const updated = readEvent(UserUpdated, event);
+    if (updated) {
+      const { userId, name } = updated.payload;
+      await this.collection.updateOne({ _id: userId }, { $set: { name } });
+      return true;
+    }
+    const deleted = readEvent(UserDeleted, event);
+    if (deleted) {
+      await this.collection.deleteOne({ _id: deleted.payload.userId });
+      return true;
+    }
+    return false;
   }
 
   async byIds(ids: string[]): Promise<Map<string, UserDoc>> {
