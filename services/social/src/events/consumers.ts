@@ -4,7 +4,9 @@ import {
   Topics,
   TripCreated,
   TripDeleted,
+  UserDeleted,
   UserRegistered,
+  UserUpdated,
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import {
@@ -12,9 +14,15 @@ import {
   type BackgroundConsumer,
   type Logger,
 } from '@wayfarer/service-kit';
-import { idempotentHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import {
+  eraseFromOutbox,
+  idempotentHandler,
+  type Pool,
+  type PoolClient,
+} from '@wayfarer/service-kit/pg';
 import { friendTrip } from '../domain/trips';
-import { addTrip, removeTrip, upsertUser } from '../store/projections';
+import { enqueueFriendshipErased } from './outbox';
+import { addTrip, eraseUser, removeTrip, updateUser, upsertUser } from '../store/projections';
 
 /**
  * social's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
@@ -22,10 +30,25 @@ import { addTrip, removeTrip, upsertUser } from '../store/projections';
  */
 export const CONSUMERS = { users: 'social-users', trips: 'social-trips' } as const;
 
-/** `user.registered` becomes (or refreshes) the user's row; other auth events change nothing. */
+/**
+ * `user.registered` becomes (or refreshes) the user's row, `user.updated` changes its name and
+ * picture (friends' lists, requests and search show the new ones at once: the friends cache
+ * hears of the row). `user.deleted` erases them (`eraseUser`), removes every outbox row naming
+ * them, and announces each of their friendships as erased (`friendship.removed`, `erased`), so
+ * trips, journal and chat forget the pairs after any earlier event of the pair.
+ */
 export async function applyUserEvent(client: PoolClient, event: EventEnvelope): Promise<void> {
   const registered = readEvent(UserRegistered, event);
-  if (registered) await upsertUser(client, registered.payload);
+  if (registered) return upsertUser(client, registered.payload);
+  const updated = readEvent(UserUpdated, event);
+  if (updated) return updateUser(client, updated.payload);
+  const deleted = readEvent(UserDeleted, event);
+  if (deleted) {
+    const { userId } = deleted.payload;
+    const friends = await eraseUser(client, userId);
+    await eraseFromOutbox(client, userId);
+    for (const friend of friends) await enqueueFriendshipErased(client, userId, friend);
+  }
 }
 
 /** `trip.created` adds the trip friends see; `trip.deleted` takes it away for good. */
@@ -38,8 +61,7 @@ export async function applyTripEvent(client: PoolClient, event: EventEnvelope): 
   }
   const deleted = readEvent(TripDeleted, event);
   if (deleted) {
-    const { ownerId, tripId } = deleted.payload;
-    await removeTrip(client, ownerId, tripId, new Date(deleted.occurredAt));
+    await removeTrip(client, deleted.payload.tripId, new Date(deleted.occurredAt));
   }
 }
 

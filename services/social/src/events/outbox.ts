@@ -46,3 +46,20 @@ export async function enqueueFriendshipRemoved(
   const event = makeEvent(FriendshipRemoved, friendshipId(a, b), { userIds: pair(a, b) });
   await enqueueEvent(client, FriendshipRemoved.topic, event);
 }
+
+/**
+ * A friendship ended by a closed account (`user.deleted`): `erased`, so consumers forget the
+ * pair instead of keeping an inactive record, and forgotten from the outbox once sent. Keyed
+ * like the pair's other events, so it reaches a consumer after any of them.
+ */
+export async function enqueueFriendshipErased(
+  client: PoolClient,
+  a: string,
+  b: string,
+): Promise<void> {
+  const event = makeEvent(FriendshipRemoved, friendshipId(a, b), {
+    userIds: pair(a, b),
+    erased: true,
+  });
+  await enqueueEvent(client, FriendshipRemoved.topic, event, { forgetOnPublish: true });
+}

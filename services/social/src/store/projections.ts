@@ -35,16 +35,45 @@ export async function addTrip(
   );
 }
 
+/**
+ * The owner of a tombstone: nobody. A tombstone needs only the trip's id, and an owner who
+ * closed their account must not stay named in it (trips' `trip.deleted` of an erasure may
+ * arrive after social erased the owner). Not '' (the friends cache reads '' as "everyone").
+ */
+export const TOMBSTONE_OWNER = '-';
+
 /** A deleted trip becomes a tombstone (even one never seen created: it cannot come back). */
 export async function removeTrip(
   client: PoolClient,
-  ownerId: string,
   tripId: string,
   deletedAt: Date,
 ): Promise<void> {
+  // the update still names the real owner to the friends cache (the trigger's OLD row)
   await client.query(
     `INSERT INTO trips (id, owner_id, created_at, deleted) VALUES ($1, $2, $3, true)
-     ON CONFLICT (id) DO UPDATE SET deleted = true, doc = NULL, summary = NULL`,
-    [tripId, ownerId, deletedAt],
+     ON CONFLICT (id) DO UPDATE
+       SET deleted = true, doc = NULL, summary = NULL, owner_id = EXCLUDED.owner_id`,
+    [tripId, TOMBSTONE_OWNER, deletedAt],
   );
+}
+
+/** A user changed their name or picture (auth's `user.updated`): the row as announced. */
+export { upsertUser as updateUser };
+
+/**
+ * Erasure (auth's `user.deleted`), in the consumer's transaction: the user's row, friendships
+ * (both sides), requests (both ways), trips as friends saw them, idempotency keys and outbox
+ * rows. Returns the friends they had, whose pairs the caller announces as erased.
+ */
+export async function eraseUser(client: PoolClient, userId: string): Promise<string[]> {
+  const { rows } = await client.query<{ friend_id: string }>(
+    'DELETE FROM friendships WHERE user_id = $1 RETURNING friend_id',
+    [userId],
+  );
+  await client.query('DELETE FROM friendships WHERE friend_id = $1', [userId]);
+  await client.query('DELETE FROM friend_requests WHERE from_id = $1 OR to_id = $1', [userId]);
+  await client.query('DELETE FROM trips WHERE owner_id = $1', [userId]);
+  await client.query('DELETE FROM idempotency_keys WHERE owner_id = $1', [userId]);
+  await client.query('DELETE FROM users WHERE id = $1', [userId]);
+  return rows.map((r) => r.friend_id);
 }
