@@ -215,7 +215,7 @@ const PRUNE_ROUNDS = 10;
  * next run. `stop()` ends it (and waits for a run in progress).
  */
 export function startIdempotencyPruner(options: {
-  stores: readonly MongoIdempotency[];
+  stores: readonly MongoIdempotency<Document>[];
   logger: Logger;
   intervalMs?: number;
 }): { runOnce(): Promise<number>; stop(): Promise<void> } {

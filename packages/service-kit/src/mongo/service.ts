@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import type { Collection, Db, MongoClient } from 'mongodb';
+import type { Collection, Db, Document, MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Topic } from '@wayfarer/contracts';
@@ -50,7 +50,7 @@ export interface MongoServiceOptions<S> {
    * The stores' idempotent creates (`MongoIdempotency`): their unique index is made at start
    * and their expired keys pruned every 10 minutes until close.
    */
-  idempotent?: (stores: S) => MongoIdempotency[];
+  idempotent?: (stores: S) => MongoIdempotency<Document>[];
 }
 
 export interface MongoServiceOutbox<S> {
