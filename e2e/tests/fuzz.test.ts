@@ -33,13 +33,13 @@ import {
  * each route). A failure is shrunk to a small request, printed with the seed and the replay.
  *
  * FUZZ_SEED (default 18), FUZZ_RUNS (requests per route before shrinking, default 100),
- * FUZZ_ONLY (one route, e.g. 'POST /api/trips'), FUZZ_ROUTE_MS (time per route at most, default
+ * FUZZ_ONLY (routes, comma-separated, e.g. 'POST /api/trips'), FUZZ_ROUTE_MS (time per route at most, default
  * 20 s), FUZZ_BUDGET_MS (the whole suite's, shared out among the routes, default 150 s),
  * FUZZ_PATH (with the seed and the route: replays the failure printed with that path).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
-const ONLY = process.env.FUZZ_ONLY;
+const ONLY = process.env.FUZZ_ONLY?.split(',').map((name) => name.trim());
 const ROUTE_TIME_LIMIT_MS = Number(process.env.FUZZ_ROUTE_MS ?? 20_000);
 /**
  * The whole suite's time, shared out among the routes still to run (each at most
@@ -200,7 +200,7 @@ class RouteRun {
   }
 }
 
-const routes = fuzzRoutes().filter((r) => ONLY === undefined || ONLY === r.name);
+const routes = fuzzRoutes().filter((r) => ONLY === undefined || ONLY.includes(r.name));
 let startedAt = 0;
 let routesDone = 0;
 

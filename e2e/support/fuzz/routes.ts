@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { IDEMPOTENCY_KEY_HEADER, LoginBody } from '@wayfarer/contracts';
+import {
+  ChangePasswordBody,
+  DeleteAccountBody,
+  IDEMPOTENCY_KEY_HEADER,
+  LoginBody,
+} from '@wayfarer/contracts';
 import { CHUNK_FAULTS, type Framing, type RawRequest } from './raw-http';
 import {
   anyJson,
@@ -58,7 +63,13 @@ function broken(own: fc.Arbitrary<unknown> = anyJson): fc.Arbitrary<unknown> {
  */
 function brokenKeys(keys: readonly string[]): fc.Arbitrary<readonly string[]> {
   return fc.oneof(
-    { weight: 3, arbitrary: fc.shuffledSubarray([...keys], { minLength: 1, maxLength: 2 }) },
+    {
+      weight: 3,
+      arbitrary: fc.shuffledSubarray([...keys], {
+        minLength: 1,
+        maxLength: Math.min(2, keys.length),
+      }),
+    },
     { weight: 1, arbitrary: fc.subarray([...keys]) },
   );
 }
@@ -273,10 +284,16 @@ function multipartBody(
 
 const text = (s: string) => Buffer.from(s, 'utf8');
 
-/** Whether a body is a login the service would check (and count against the throttle if wrong). */
-function wellFormedLogin(bytes: Buffer): boolean {
+/**
+ * Whether a JSON body passes `schema`: a login (or a password check) the service would go on
+ * with, and count against its throttle when the password is wrong.
+ */
+function wellFormed(
+  schema: { safeParse(v: unknown): { success: boolean } },
+  bytes: Buffer,
+): boolean {
   try {
-    return LoginBody.safeParse(JSON.parse(bytes.toString('utf8'))).success;
+    return schema.safeParse(JSON.parse(bytes.toString('utf8'))).success;
   } catch {
     return false;
   }
@@ -468,6 +485,15 @@ const REGISTER_FORM = (email: string): Part0[] => [
   { name: 'password', value: text('a long password') },
   { name: 'profilePicture', value: SMALL_PNG, filename: 'me.png', contentType: 'image/png' },
 ];
+/** `PATCH /api/userDetails`: a new name and/or picture (the registration form's fields). */
+const PROFILE_FORM: Part0[] = [
+  { name: 'name', value: text('Fuzz Caller') },
+  { name: 'profilePicture', value: SMALL_PNG, filename: 'me.png', contentType: 'image/png' },
+];
+const PROFILE_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
+  name: asText(nastyString),
+  profilePicture: fileBytes,
+};
 const REGISTER_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
   name: asText(nastyString),
   email: asText(fc.oneof(nastyString, fc.emailAddress(), fc.constant('a@b'))),
@@ -529,7 +555,7 @@ export function fuzzRoutes(): FuzzRoute[] {
           body: jsonBody(
             { email: 'fuzz@example.com', password: 'a long password' },
             { email: fc.oneof(anyJson, fc.constantFrom('', 'not-an-email', 'a@', '@b.c')) },
-          ).filter((body) => !wellFormedLogin(body.bytes)),
+          ).filter((body) => !wellFormed(LoginBody, body.bytes)),
         }),
     },
     {
@@ -541,6 +567,50 @@ export function fuzzRoutes(): FuzzRoute[] {
     },
     plain('GET /api/protected', '/api/protected'),
     plain('GET /api/userDetails', '/api/userDetails'),
+    {
+      name: 'PATCH /api/userDetails',
+      prefix: '/api/userDetails',
+      watch: ['user'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'PATCH',
+          path: fc.constant('/api/userDetails'),
+          body: fc.oneof(
+            { weight: 5, arbitrary: multipartBody(PROFILE_FORM, PROFILE_VALUES, nastyString) },
+            { weight: 1, arbitrary: jsonBody({ name: 'Fuzz Caller' }, { name: nastyString }) },
+          ),
+        }),
+    },
+    {
+      name: 'POST /api/password',
+      prefix: '/api/password',
+      watch: ['session', 'users'],
+      // never a well-formed body: a wrong current password counts against the loopback
+      // address's login throttle, and the right one would change the caller's password
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/password'),
+          body: jsonBody(
+            { currentPassword: 'a long password', newPassword: 'another long password' },
+            { currentPassword: nastyString, newPassword: nastyString },
+          ).filter((body) => !wellFormed(ChangePasswordBody, body.bytes)),
+        }),
+    },
+    {
+      name: 'DELETE /api/account',
+      prefix: '/api/account',
+      watch: ['session', 'users', 'myTrips', 'bucket', 'friends'],
+      // never a well-formed body either: the right password would close the caller's account
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'DELETE',
+          path: fc.constant('/api/account'),
+          body: jsonBody({ password: 'a long password' }, { password: nastyString }).filter(
+            (body) => !wellFormed(DeleteAccountBody, body.bytes),
+          ),
+        }),
+    },
     {
       name: 'GET /api/avatars/:userId/:file',
       prefix: '/api/avatars',

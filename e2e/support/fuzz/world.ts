@@ -207,6 +207,9 @@ const sorted = (key: string) => (json: unknown) => {
   return [...list].sort(byId);
 };
 
+const idsOf = (key: string) => (json: unknown) =>
+  sorted(key)(json).map((o) => String(o._id ?? o.id));
+
 export async function readPart(world: World, users: UserCount, part: Part): Promise<string> {
   const { caller: me, friend, stranger, ids } = world;
   switch (part) {
@@ -239,9 +242,11 @@ export async function readPart(world: World, users: UserCount, part: Part): Prom
         read(friend, `/api/itinerary/${ids.friendItem}`),
         read(friend, `/api/journal/${ids.friendDestination}`),
         read(friend, '/api/userDetails'),
+        // who their friends and requests are (not the names and pictures shown: the caller may
+        // change her own, PATCH /api/userDetails)
         ...[friend, stranger].flatMap((who) => [
-          read(who, '/api/friendRequests', sorted('requests')),
-          read(who, '/api/getUserFriends', sorted('friends')),
+          read(who, '/api/friendRequests', idsOf('requests')),
+          read(who, '/api/getUserFriends', idsOf('friends')),
         ]),
       ]);
       return all.join('\n');
