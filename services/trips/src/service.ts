@@ -10,6 +10,7 @@ import { ImageQueue, ObjectStore, s3Connection, SpoolArea } from '@wayfarer/stor
 import { limitImageThreads } from '@wayfarer/storage/pipeline';
 import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
+import { ERASURE_CONSUMER, startErasure } from './events/erasure';
 import { FRIENDSHIP_CONSUMER } from './events/friendships';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
@@ -74,6 +75,16 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       },
     }).consumers.friendships;
     onClose(() => consumer.stop());
+    // a closed account's trips, photos and friendships (auth's user.deleted)
+    const erasure = startErasure({
+      kafka,
+      db,
+      logger,
+      skipHistory: options.skipHistory,
+      groupId: groupId(env, ERASURE_CONSUMER),
+      deps: { trips, photos, pending, friendships, relay, logger, now: () => new Date() },
+    });
+    onClose(() => erasure.stop());
 
     // what a crash during uploads left: spool files now, objects once their lease ran out
     const uploads = createUploadSweeper({
@@ -134,6 +145,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       friendships,
       relay,
       consumer,
+      erasure,
       janitor,
       images,
       variants,

@@ -1,0 +1,34 @@
+import { HttpError } from '@wayfarer/service-kit';
+import type { FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import type { PendingUploadsRepo } from '../store/pending-uploads';
+import { deleteTrip, type DeleteTripDeps } from './delete-trip';
+
+export interface EraseUserDeps extends DeleteTripDeps {
+  pending: PendingUploadsRepo;
+  friendships: FriendshipProjection;
+}
+
+/**
+ * Erasure (auth's `user.deleted`): every trip of the user is deleted the way `DELETE
+ * /api/trips/{id}` deletes one (soft-delete with its `trip.deleted`, so journal, bucketlist and
+ * social erase what they derived from it after any earlier event of the trip; the relay removes
+ * the document once the event is out; the photos' objects go now, or by the upload sweeper once
+ * the document is gone), then their list version, pending upload records (the sweeper removes
+ * objects without a trip or a record) and friendships. Idempotent: a redelivered event finds
+ * nothing left to do.
+ */
+export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<number> {
+  const owned = await deps.trips.listByOwner(userId);
+  for (const trip of owned) {
+    try {
+      await deleteTrip(deps, userId, trip._id);
+    } catch (err) {
+      // deleted meanwhile (by the owner's last request, or a redelivery of this event)
+      if (!(err instanceof HttpError && err.statusCode === 404)) throw err;
+    }
+  }
+  await deps.trips.versions.collection.deleteOne({ _id: userId });
+  await deps.pending.collection.deleteMany({ ownerId: userId });
+  await deps.friendships.forget(userId);
+  return owned.length;
+}
