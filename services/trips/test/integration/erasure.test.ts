@@ -8,9 +8,8 @@ import {
   UserDeleted,
   type EventEnvelope,
 } from '@wayfarer/contracts';
-import { createProducer, groupId } from '@wayfarer/service-kit';
-import { dropConsumerGroups, testKafka, waitForEvents } from '@wayfarer/test-kit';
-import { ERASURE_CONSUMER } from '../../src/events/erasure';
+import { createProducer } from '@wayfarer/service-kit';
+import { testKafka, waitForEvents } from '@wayfarer/test-kit';
 import { png } from '../fixtures';
 import { as, createSimpleTrip, newUserId, startTrips, type Harness } from './harness';
 
@@ -21,14 +20,12 @@ let h: Harness;
 let producer: Producer;
 beforeAll(async () => {
   h = await startTrips();
-  await h.erasure.consumer.started;
   producer = createProducer(testKafka());
   await producer.connect();
 });
 afterAll(async () => {
   await producer?.disconnect();
   await h?.close();
-  await dropConsumerGroups([groupId(h.env, ERASURE_CONSUMER)]);
 });
 
 async function publish(event: EventEnvelope) {

@@ -12,6 +12,7 @@ import {
   type FormFile,
 } from '@wayfarer/test-kit';
 import { TripsEnv } from '../../src/config';
+import { ERASURE_CONSUMER } from '../../src/events/erasure';
 import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
 import { createService, type TripsService, type TripsServiceOptions } from '../../src/service';
 
@@ -39,12 +40,14 @@ export async function startTrips(
     await svc.close();
     // a join still in progress (Kafka slow) leaves the group by itself once done
     await svc.consumer.started;
-    await dropConsumerGroups([groupId(env, FRIENDSHIP_CONSUMER)]);
+    await svc.erasure.consumer.started;
+    await dropConsumerGroups([groupId(env, FRIENDSHIP_CONSUMER), groupId(env, ERASURE_CONSUMER)]);
     await dropMongoDatabase(env.MONGO_DB);
     await dropBucket(bucket);
   };
   try {
     await svc.consumer.started;
+    await svc.erasure.consumer.started;
   } catch (err) {
     await close();
     throw err;
