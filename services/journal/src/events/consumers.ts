@@ -8,7 +8,7 @@ import {
   type MongoProjections,
 } from '@wayfarer/service-kit/mongo';
 import type { JournalStores } from '../store';
-import { applyTripEvent } from './trips';
+import { applyTripEvent, applyUserEvent } from './trips';
 
 /**
  * journal's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
@@ -17,6 +17,7 @@ import { applyTripEvent } from './trips';
 export const CONSUMERS = {
   trips: 'journal-trips',
   friendships: 'journal-friendships',
+  erasure: 'journal-erasure',
 } as const;
 
 export interface ProjectionOptions {
@@ -25,7 +26,7 @@ export interface ProjectionOptions {
   stores: JournalStores;
   logger: Logger;
   /** Kafka consumer groups: `groupId(env, CONSUMERS.x)` in production, unique ones in tests. */
-  groupIds: { trips: string; friendships: string };
+  groupIds: { trips: string; friendships: string; erasure: string };
   /**
    * Tests only: start a new group at the topic's end as of now instead of its beginning.
    * Production reads from the beginning (a fresh deployment rebuilds its projections from
@@ -41,8 +42,8 @@ export interface ProjectionOptions {
 export type Projections = MongoProjections<keyof ProjectionOptions['groupIds']>;
 
 /**
- * Starts the two projections journal keeps: destination owners (trips events) and
- * friendships (social events). Both handlers are idempotent and skip already-processed events;
+ * Starts the projections journal keeps: destination owners (trips events), friendships
+ * (social events), and the erasure of closed accounts (auth's `user.deleted`). Both handlers are idempotent and skip already-processed events;
  * an event whose payload fails its schema is logged and skipped (service-kit). The consumers
  * join in the background, retrying while Kafka is down, so HTTP is served from what the
  * projections already hold.
@@ -63,6 +64,13 @@ export function startProjections(options: ProjectionOptions): Projections {
         name: CONSUMERS.friendships,
         groupId: groupIds.friendships,
       }),
+      // a closed account (auth's user.deleted): its entries, destinations and friendships
+      erasure: {
+        name: CONSUMERS.erasure,
+        groupId: groupIds.erasure,
+        topics: [Topics.authUser],
+        apply: (event) => applyUserEvent(stores, event),
+      },
     },
   });
 }

@@ -1,4 +1,10 @@
-import { readEvent, TripCreated, TripDeleted, type EventEnvelope } from '@wayfarer/contracts';
+import {
+  readEvent,
+  TripCreated,
+  TripDeleted,
+  UserDeleted,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import type { JournalStores } from '../store';
 
@@ -29,15 +35,27 @@ export async function applyTripEvent(
   }
   const deleted = readEvent(TripDeleted, event);
   if (deleted) {
-    const { tripId, ownerId, destinations } = deleted.payload;
+    const { tripId, destinations } = deleted.payload;
     const ids = destinations.map((d) => d.id);
     // tombstones first: a save racing with this re-checks them after its write (routes/journal)
-    await stores.destinations.removeTripDestinations(
-      tripId,
-      ownerId,
-      ids,
-      new Date(event.occurredAt),
-    );
+    await stores.destinations.removeTripDestinations(tripId, ids, new Date(event.occurredAt));
     await stores.entries.removeMany(ids);
   }
+}
+
+/**
+ * Erasure (auth's `user.deleted`): the user's journal entries, destinations and friendships.
+ * Idempotent. trips' `trip.deleted` of each of their trips may come later: it leaves only
+ * tombstones naming no owner.
+ */
+export async function applyUserEvent(
+  stores: Pick<JournalStores, 'destinations' | 'entries' | 'friendships'>,
+  event: EventEnvelope,
+): Promise<void> {
+  const deleted = readEvent(UserDeleted, event);
+  if (!deleted) return;
+  const { userId } = deleted.payload;
+  await stores.entries.eraseOwner(userId);
+  await stores.destinations.eraseOwner(userId);
+  await stores.friendships.forget(userId);
 }

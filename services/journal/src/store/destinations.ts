@@ -57,20 +57,30 @@ export class DestinationsStore {
 
   /**
    * Marks a deleted trip's destinations dead (upserting a tombstone for any not seen yet).
-   * Idempotent: repeating it sets the same fields again.
+   * A tombstone names no owner (`TOMBSTONE_OWNER`): only its id matters, and an owner who closed
+   * their account must not stay named (the erasure's `trip.deleted` may come after
+   * `eraseOwner`). Idempotent: repeating it sets the same fields again.
    */
   async removeTripDestinations(
     tripId: string,
-    ownerId: string,
     destinationIds: readonly string[],
     deletedAt: Date,
   ): Promise<void> {
     for (const _id of new Set(destinationIds)) {
       await this.collection.updateOne(
         { _id },
-        { $set: { deletedAt }, $setOnInsert: { ownerId, tripId } },
+        { $set: { deletedAt, ownerId: TOMBSTONE_OWNER }, $setOnInsert: { tripId } },
         { upsert: true },
       );
     }
   }
+
+  /** Erasure (auth's `user.deleted`): every destination the user owns, live or not. */
+  async eraseOwner(ownerId: string): Promise<number> {
+    const { deletedCount } = await this.collection.deleteMany({ ownerId });
+    return deletedCount;
+  }
 }
+
+/** The owner of a tombstone: nobody. */
+export const TOMBSTONE_OWNER = '-';

@@ -94,6 +94,12 @@ export class JournalEntriesStore {
     }
   }
 
+  /** Erasure (auth's `user.deleted`): every entry the user wrote (unsent events with them). */
+  async eraseOwner(ownerId: string): Promise<number> {
+    const { deletedCount } = await this.collection.deleteMany({ ownerId });
+    return deletedCount;
+  }
+
   /** Deletes the entries of these destinations (their unsent events go with them). */
   async removeMany(destinationIds: readonly string[]): Promise<number> {
     const ids = [...new Set(destinationIds)];
