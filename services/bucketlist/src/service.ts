@@ -2,6 +2,7 @@ import { composeService, groupId } from '@wayfarer/service-kit';
 import { openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { BucketListEnv } from './config';
+import { ERASURE_CONSUMER, startErasureConsumer } from './events/erasure';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { CONSUMERS, startTripConsumer, type TripConsumerOptions } from './events/trips';
 import { ItemsStore } from './store/items';
@@ -12,7 +13,7 @@ export type BucketListServiceOptions = Pick<TripConsumerOptions, 'skipHistory' |
 
 /**
  * bucketlist's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, the outbox relay, the trips consumer, the app). `main.ts` listens with
+ * migrations applied, the outbox relay, the trips consumer, the erasure consumer, the app). `main.ts` listens with
  * it; the integration tests boot it with a test env. `close()` closes the app, the consumer,
  * the relay, then the pool.
  */
@@ -37,9 +38,18 @@ export async function createService(env: BucketListEnv, options: BucketListServi
       ...options,
     });
     onClose(() => tripConsumer.stop());
+    // a closed account's places (auth's user.deleted)
+    const erasureConsumer = startErasureConsumer({
+      kafka,
+      pool,
+      logger,
+      groupId: groupId(env, ERASURE_CONSUMER),
+      ...options,
+    });
+    onClose(() => erasureConsumer.stop());
 
     const app = buildApp({ logger, pool, items, identityProofSecret, relay });
-    return { app, logger, pool, items, relay, tripConsumer };
+    return { app, logger, pool, items, relay, tripConsumer, erasureConsumer };
   });
 }
 

@@ -22,6 +22,7 @@ import {
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { BucketListEnv } from '../../src/config';
+import { ERASURE_CONSUMER } from '../../src/events/erasure';
 import { CONSUMERS } from '../../src/events/trips';
 import { createService, type BucketListService } from '../../src/service';
 
@@ -83,12 +84,14 @@ export async function startBucketList(): Promise<Harness> {
   const close = async () => {
     await svc.close();
     await svc.tripConsumer.started;
+    await svc.erasureConsumer.started;
     await producer.disconnect();
-    await dropConsumerGroups([groupId(env, CONSUMERS.trips)]);
+    await dropConsumerGroups([groupId(env, CONSUMERS.trips), groupId(env, ERASURE_CONSUMER)]);
     await dropDatabase(dbUrl);
   };
   try {
     await svc.tripConsumer.started;
+    await svc.erasureConsumer.started;
     await producer.connect();
   } catch (err) {
     await close();
