@@ -1,6 +1,6 @@
 import type { FriendDestinationDetail, FriendTrip } from '@wayfarer/contracts';
 
-/** The part of trips' `trip.created` payload a friend's view keeps. */
+/** The part of trips' `trip.created` (and `trip.updated`) payload a friend's view keeps. */
 export interface TripCreatedPayload {
   tripId: string;
   name: string;

@@ -4,6 +4,7 @@ import {
   Topics,
   TripCreated,
   TripDeleted,
+  TripUpdated,
   UserDeleted,
   UserRegistered,
   UserUpdated,
@@ -22,7 +23,14 @@ import {
 } from '@wayfarer/service-kit/pg';
 import { friendTrip } from '../domain/trips';
 import { enqueueFriendshipErased } from './outbox';
-import { addTrip, eraseUser, removeTrip, updateUser, upsertUser } from '../store/projections';
+import {
+  addTrip,
+  eraseUser,
+  removeTrip,
+  updateTrip,
+  updateUser,
+  upsertUser,
+} from '../store/projections';
 
 /**
  * social's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
@@ -51,12 +59,22 @@ export async function applyUserEvent(client: PoolClient, event: EventEnvelope): 
   }
 }
 
-/** `trip.created` adds the trip friends see; `trip.deleted` takes it away for good. */
+/**
+ * `trip.created` adds the trip friends see; `trip.updated` replaces it with its newer version
+ * (name, dates, destinations, photos); `trip.deleted` takes it away for good.
+ */
 export async function applyTripEvent(client: PoolClient, event: EventEnvelope): Promise<void> {
   const created = readEvent(TripCreated, event);
   if (created) {
     const { ownerId } = created.payload;
     await addTrip(client, ownerId, friendTrip(created.payload), new Date(created.occurredAt));
+    return;
+  }
+  const updated = readEvent(TripUpdated, event);
+  if (updated) {
+    const { ownerId, version } = updated.payload;
+    const at = new Date(updated.occurredAt);
+    await updateTrip(client, ownerId, friendTrip(updated.payload), version, at);
     return;
   }
   const deleted = readEvent(TripDeleted, event);

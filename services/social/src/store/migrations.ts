@@ -144,4 +144,12 @@ export const migrations: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION social_everyone_changed();
     `,
   },
+  {
+    id: '005_trip_version',
+    sql: `
+      -- the trip's version (trips.trip.v1: 1 when created, one more with each trip.updated), so
+      -- an older update arriving after a newer one changes nothing
+      ALTER TABLE trips ADD COLUMN version integer NOT NULL DEFAULT 1;
+    `,
+  },
 ];

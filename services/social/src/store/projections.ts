@@ -42,6 +42,29 @@ export async function addTrip(
  */
 export const TOMBSTONE_OWNER = '-';
 
+/**
+ * A changed trip (trips' `trip.updated`, the whole trip after the change): replaces what friends
+ * see of it, only when `version` is newer than the one held, so a replay or an older update
+ * arriving late changes nothing, and never on a tombstone. A trip not seen yet is added (its
+ * `trip.created` is older; arriving after this, it changes nothing).
+ */
+export async function updateTrip(
+  client: PoolClient,
+  ownerId: string,
+  trip: ReturnType<typeof friendTrip>,
+  version: number,
+  at: Date,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary, version)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, summary = EXCLUDED.summary,
+                                    version = EXCLUDED.version
+       WHERE NOT trips.deleted AND trips.version < EXCLUDED.version`,
+    [trip.doc._id, ownerId, at, JSON.stringify(trip.doc), JSON.stringify(trip.summary), version],
+  );
+}
+
 /** A deleted trip becomes a tombstone (even one never seen created: it cannot come back). */
 export async function removeTrip(
   client: PoolClient,

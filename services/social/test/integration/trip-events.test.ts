@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SocialMessages, Topics } from '@wayfarer/contracts';
+import {
+  makeEvent,
+  SocialMessages,
+  Topics,
+  TripUpdated,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
+import { applyTripEvent } from '../../src/events/consumers';
 import { as, startSocial, waitOptions, type Harness } from './harness';
 
 let h: Harness;
@@ -175,5 +182,110 @@ describe("a friend's trips in /api/friends", () => {
     // a new request brings back the friend, trips and all (they were never dropped)
     await h.befriend(cat, dan);
     expect((await h.friends(cat))[0]?.trips.map((t) => t.name)).toEqual(["Dan's trip"]);
+  });
+});
+
+describe('trip.updated (issue 19: a trip changed after it was saved)', () => {
+  const stop = (id: string, name: string, at: { latitude: number; longitude: number }) => ({
+    id,
+    name,
+    ...at,
+    startDate: '2026-05-01',
+    endDate: '2026-05-03',
+    photos: [`/api/photos/t/${id}`],
+    storyPreview: `About ${name}`,
+  });
+  /** Publishes `trip.updated` as trips does: the whole trip after the change, its version. */
+  const update = async (
+    ownerId: string,
+    tripId: string,
+    version: number,
+    name: string,
+    destinations: ReturnType<typeof stop>[],
+    removed: string[] = [],
+  ) => {
+    const event = makeEvent(TripUpdated, tripId, {
+      tripId,
+      ownerId,
+      version,
+      name,
+      startDate: '2026-05-01',
+      endDate: '2026-05-09',
+      destinations,
+      addedDestinationIds: [],
+      movedDestinationIds: [],
+      removedDestinationIds: removed,
+    }) as EventEnvelope;
+    await h.publishEnvelope(Topics.tripsTrip, event);
+    return event;
+  };
+  const tripsOf = async (userId: string) => (await h.friends(userId))[0]?.trips ?? [];
+
+  it("replaces a friend's trip with its newer version; replays and older versions change nothing", async () => {
+    const eve = await h.register('Eve');
+    const fay = await h.register('Fay');
+    await h.befriend(eve, fay);
+    const created = await h.createTrip(fay, [ROME], { name: 'Before' });
+    const { tripId, destinations } = created.payload as {
+      tripId: string;
+      destinations: { id: string }[];
+    };
+    const rome = destinations[0]!.id;
+    await vi.waitFor(
+      async () => expect((await tripsOf(eve)).map((t) => t.name)).toEqual(['Before']),
+      waitOptions,
+    );
+
+    // v2: renamed, Rome kept, Lima added in front
+    const v2 = await update(fay, tripId, 2, 'After', [
+      stop('lima', 'Lima', LIMA),
+      stop(rome, 'Rome', ROME),
+    ]);
+    await vi.waitFor(async () => expect((await tripsOf(eve))[0]?.name).toBe('After'), waitOptions);
+    expect((await tripsOf(eve))[0]!.destinations.map((d) => [d._id, d.name, d.photos])).toEqual([
+      ['lima', 'Lima', ['/api/photos/t/lima']],
+      [rome, 'Rome', [`/api/photos/t/${rome}`]],
+    ]);
+    expect((await destination(eve, fay, 'lima')).json()).toMatchObject({ story: 'About Lima' });
+
+    // v3 removes Rome; then v2 again under a new event id (an older update arriving late)
+    await update(fay, tripId, 3, 'Third', [stop('lima', 'Lima', LIMA)], [rome]);
+    await vi.waitFor(async () => expect((await tripsOf(eve))[0]?.name).toBe('Third'), waitOptions);
+    const late = { ...v2, id: crypto.randomUUID() };
+    await h.publishEnvelope(Topics.tripsTrip, late);
+    await h.publishEnvelope(Topics.tripsTrip, v2); // and the very same envelope (a replay)
+    // a marker on the trip's own partition: applied after the two above
+    await update(fay, `${tripId}`, 4, 'Marker', [stop('lima', 'Lima', LIMA)]);
+    await vi.waitFor(async () => expect((await tripsOf(eve))[0]?.name).toBe('Marker'), waitOptions);
+    const { rows } = await h.pool.query<{ version: number; names: string[] }>(
+      `SELECT version, (SELECT array_agg(d->>'name') FROM json_array_elements(doc->'destinations') d) AS names
+         FROM trips WHERE id = $1`,
+      [tripId],
+    );
+    expect(rows).toEqual([{ version: 4, names: ['Lima'] }]);
+    expect((await destination(eve, fay, rome)).statusCode).toBe(404);
+
+    // the effect alone, without the processed-event marker: an older version changes nothing
+    const client = await h.pool.connect();
+    try {
+      await applyTripEvent(client, late);
+    } finally {
+      client.release();
+    }
+    const held = await h.pool.query('SELECT doc->>$2 AS name, version FROM trips WHERE id = $1', [
+      tripId,
+      'name',
+    ]);
+    expect(held.rows).toEqual([{ name: 'Marker', version: 4 }]);
+
+    // a deleted trip stays deleted whatever update comes after
+    await h.deleteTrip(fay, tripId);
+    await update(fay, tripId, 9, 'Revived?', [stop('lima', 'Lima', LIMA)]);
+    const other = await h.createTrip(fay, [LIMA], { name: 'Other' });
+    await vi.waitFor(
+      async () => expect((await tripsOf(eve)).map((t) => t.name)).toEqual(['Other']),
+      waitOptions,
+    );
+    expect(other.aggregateId).not.toBe(tripId);
   });
 });
