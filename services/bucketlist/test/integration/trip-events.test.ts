@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VISIT_RADIUS_KM } from '@wayfarer/contracts';
+import { makeEvent, TripUpdated, VISIT_RADIUS_KM, type EventEnvelope } from '@wayfarer/contracts';
 import {
   newUserId,
   outboxDrained,
@@ -116,5 +116,91 @@ describe('a trip near a bucket-list place', () => {
     const item = (await h.list(ann)).find((i) => i._id === rome._id);
     expect(item?.visitedByTrip).toBeUndefined();
     expect(item?.visitedAt).toBe(ticked.json<{ data: { visitedAt: string } }>().data.visitedAt);
+  });
+});
+
+describe('a trip changed after it was saved (trip.updated, issue 19)', () => {
+  type Stop = { id: string; latitude: number; longitude: number };
+  /** `trip.updated` as trips publishes it: the trip after the change, what the change did. */
+  const update = async (
+    created: EventEnvelope,
+    version: number,
+    name: string,
+    destinations: Stop[],
+    change: { added?: string[]; moved?: string[] } = {},
+  ) => {
+    const { tripId, ownerId } = created.payload as { tripId: string; ownerId: string };
+    const event = makeEvent(TripUpdated, tripId, {
+      tripId,
+      ownerId,
+      version,
+      name,
+      startDate: '2026-05-01',
+      endDate: '2026-05-09',
+      destinations: destinations.map((d) => ({
+        ...d,
+        name: d.id,
+        startDate: '2026-05-01',
+        endDate: '2026-05-03',
+        photos: [],
+        storyPreview: '',
+      })),
+      addedDestinationIds: change.added ?? [],
+      movedDestinationIds: change.moved ?? [],
+      removedDestinationIds: [],
+    }) as EventEnvelope;
+    await h.publishEnvelope(event);
+    return event;
+  };
+  /** A marker on the trip's partition, applied after what was published before it. */
+  const marker = async (after: EventEnvelope) => {
+    const bob = newUserId();
+    const place = await h.addPlace(bob, 'Lima', LIMA);
+    await h.createTrip(bob, [LIMA], { key: after.aggregateId });
+    await visited(h, bob, place._id);
+  };
+  const isVisited = async (userId: string, id: string) =>
+    (await h.list(userId)).find((i) => i._id === id)?.isVisited;
+
+  it('ticks a place near a destination added or moved; kept destinations and replays tick nothing', async () => {
+    const ann = newUserId();
+    const rome = await h.addPlace(ann, 'Rome', ROME);
+    const naples = await h.addPlace(ann, 'Naples', NAPLES);
+    const created = await h.createTrip(ann, [LIMA], { name: 'Far away' });
+    const lima = (created.payload as { destinations: Stop[] }).destinations[0]!;
+
+    // Ostia added: Rome is ticked, by this trip under its new name
+    const v2 = await update(created, 2, 'Now Lazio', [lima, { id: 'ostia', ...OSTIA }], {
+      added: ['ostia'],
+    });
+    expect(await visited(h, ann, rome._id)).toMatchObject({
+      visitedAt: v2.occurredAt,
+      visitedByTrip: { tripId: created.aggregateId, name: 'Now Lazio' },
+    });
+    expect(await isVisited(ann, naples._id)).toBe(false);
+
+    // a place added near Ostia after that; a rename keeping both destinations, and a replay of
+    // the change that added Ostia: neither ticks it
+    const ostiaPort = await h.addPlace(ann, 'Ostia', OSTIA);
+    const v3 = await update(created, 3, 'Renamed', [lima, { id: 'ostia', ...OSTIA }]);
+    await h.publishEnvelope(v2);
+    await marker(v3);
+    expect(await isVisited(ann, ostiaPort._id)).toBe(false);
+
+    // Lima moved to Naples: Naples is ticked
+    await update(
+      created,
+      4,
+      'Renamed',
+      [
+        { ...lima, ...NAPLES },
+        { id: 'ostia', ...OSTIA },
+      ],
+      {
+        moved: [lima.id],
+      },
+    );
+    await visited(h, ann, naples._id);
+    expect(await isVisited(ann, ostiaPort._id)).toBe(false);
   });
 });
