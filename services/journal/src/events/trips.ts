@@ -2,6 +2,7 @@ import {
   readEvent,
   TripCreated,
   TripDeleted,
+  TripUpdated,
   UserDeleted,
   type EventEnvelope,
 } from '@wayfarer/contracts';
@@ -12,6 +13,11 @@ import type { JournalStores } from '../store';
  * Applies one trips event to journal's projection. Idempotent by itself (MongoDB has no
  * transaction to tie a processed-event marker to the effect):
  * - `trip.created`: insert-if-absent `{ _id: destinationId, ownerId, tripId }` per destination;
+ * - `trip.updated`: the same for the destinations after the change (the new ones are added;
+ *   kept ones, and removed ones, which are tombstones, stay as they are), then the destinations
+ *   it removed are tombstoned and their entries deleted. No version is needed: a destination id
+ *   is never reused, so an older update arriving late can neither revive a removed destination
+ *   nor remove a kept one;
  * - `trip.deleted`: tombstone those destinations, then delete their journal entries.
  * Other event types are ignored. A payload that fails its schema throws a ZodError.
  */
@@ -33,14 +39,43 @@ export async function applyTripEvent(
     }
     return;
   }
+  const updated = readEvent(TripUpdated, event);
+  if (updated) {
+    const { tripId, ownerId, destinations, removedDestinationIds } = updated.payload;
+    const conflicts = await stores.destinations.addTripDestinations(
+      tripId,
+      ownerId,
+      destinations.map((d) => d.id),
+    );
+    if (conflicts.length > 0) {
+      logger?.warn({ tripId, conflicts }, 'trip.updated names destinations of another trip; kept');
+    }
+    await removeDestinations(stores, tripId, removedDestinationIds, event);
+    return;
+  }
   const deleted = readEvent(TripDeleted, event);
   if (deleted) {
     const { tripId, destinations } = deleted.payload;
-    const ids = destinations.map((d) => d.id);
-    // tombstones first: a save racing with this re-checks them after its write (routes/journal)
-    await stores.destinations.removeTripDestinations(tripId, ids, new Date(event.occurredAt));
-    await stores.entries.removeMany(ids);
+    await removeDestinations(
+      stores,
+      tripId,
+      destinations.map((d) => d.id),
+      event,
+    );
   }
+}
+
+/** Tombstones destinations, then deletes their journal entries. */
+async function removeDestinations(
+  stores: Pick<JournalStores, 'destinations' | 'entries'>,
+  tripId: string,
+  ids: readonly string[],
+  event: EventEnvelope,
+): Promise<void> {
+  if (ids.length === 0) return;
+  // tombstones first: a save racing with this re-checks them after its write (routes/journal)
+  await stores.destinations.removeTripDestinations(tripId, ids, new Date(event.occurredAt));
+  await stores.entries.removeMany(ids);
 }
 
 /**

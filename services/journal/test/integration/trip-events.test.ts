@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeEvent, Topics, TripCreated, type EventEnvelope } from '@wayfarer/contracts';
+import {
+  makeEvent,
+  Topics,
+  TripCreated,
+  TripUpdated,
+  type EventEnvelope,
+} from '@wayfarer/contracts';
 import { applyTripEvent } from '../../src/events/trips';
 import { hidden, readable, startJournal, type Harness } from './harness';
 
@@ -209,5 +215,92 @@ describe('projection effects on their own (no processed-event marker)', () => {
       spy.mockRestore();
     }
     expect(await h.stores.entries.collection.findOne({ _id: dest })).toBeNull();
+  });
+});
+
+describe('trip.updated (issue 19: a trip changed after it was saved)', () => {
+  const summaries = (ids: string[]) =>
+    ids.map((id) => ({
+      id,
+      name: id,
+      latitude: 0,
+      longitude: 0,
+      startDate: '2026-01-01',
+      endDate: '2026-01-01',
+      photos: [],
+      storyPreview: '',
+    }));
+  const updated = (
+    tripId: string,
+    version: number,
+    ids: string[],
+    change: { added?: string[]; removed?: string[] },
+  ) =>
+    makeEvent(TripUpdated, tripId, {
+      tripId,
+      ownerId: owner,
+      version,
+      name: 'changed',
+      startDate: '2026-01-01',
+      endDate: '2026-01-01',
+      destinations: summaries(ids),
+      addedDestinationIds: change.added ?? [],
+      movedDestinationIds: [],
+      removedDestinationIds: change.removed ?? [],
+    }) as EventEnvelope;
+
+  it("takes a removed destination's journal away and makes an added one's writable; a replay changes nothing", async () => {
+    const tripId = h.id('tripupd');
+    const [kept, gone, added] = [h.id('kept'), h.id('gone'), h.id('added')];
+    await h.createTrip(owner, [kept, gone], tripId);
+    await readable(h, owner, gone);
+    for (const id of [kept, gone]) {
+      expect((await h.post(owner, { destinationId: id, content: `story ${id}` })).statusCode).toBe(
+        200,
+      );
+    }
+
+    const change = updated(tripId, 2, [added, kept], { added: [added], removed: [gone] });
+    await h.publishEnvelope(Topics.tripsTrip, change);
+    await hidden(h, owner, gone);
+    await hidden(h, friend, gone);
+    await expect
+      .poll(() => h.stores.entries.collection.countDocuments({ _id: gone }), { timeout: 20_000 })
+      .toBe(0);
+    expect((await readable(h, friend, added)).json()).toMatchObject({ content: '' });
+    expect((await h.post(owner, { destinationId: added, content: 'new stop' })).statusCode).toBe(
+      200,
+    );
+    expect((await h.get(owner, kept)).json()).toMatchObject({ content: `story ${kept}` });
+    expect((await h.post(owner, { destinationId: gone, content: 'again' })).statusCode).toBe(404);
+
+    // the same envelope again, then a marker on the trip's partition (a destination added by
+    // the next change): once it is readable, the replay was handled
+    const ids = { _id: { $in: [kept, gone, added] } };
+    const before = await h.stores.destinations.collection.find(ids).sort({ _id: 1 }).toArray();
+    await h.publishEnvelope(Topics.tripsTrip, change);
+    const marker = h.id('updmarker');
+    await h.publishEnvelope(
+      Topics.tripsTrip,
+      updated(tripId, 3, [added, kept, marker], { added: [marker] }),
+    );
+    await readable(h, owner, marker);
+    expect(await h.stores.destinations.collection.find(ids).sort({ _id: 1 }).toArray()).toEqual(
+      before,
+    );
+    expect((await h.get(owner, added)).json()).toMatchObject({ content: 'new stop' });
+  });
+
+  it('on their own: idempotent, and an older update arriving late neither revives nor removes', async () => {
+    const tripId = h.id('tripupdlate');
+    const [a, b] = [h.id('la'), h.id('lb')];
+    const v2 = updated(tripId, 2, [a, b], { added: [b] });
+    const v3 = updated(tripId, 3, [a], { removed: [b] });
+    await applyTripEvent(h.stores, v2);
+    await applyTripEvent(h.stores, v3);
+    await applyTripEvent(h.stores, v3);
+    await applyTripEvent(h.stores, v2); // late
+    expect(await h.stores.destinations.ownerOf(a)).toBe(owner);
+    expect(await h.stores.destinations.ownerOf(b)).toBeNull();
   });
 });
