@@ -1,0 +1,108 @@
+import { Redis } from 'ioredis';
+import { Client as MinioClient } from 'minio';
+import { MongoClient } from 'mongodb';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { testInfra } from '@wayfarer/test-kit';
+
+/**
+ * Every store of the e2e stack, scanned generically for text (issue 19's erasure test): every
+ * table of every PostgreSQL database of the stack (`<service>_<namespace>`), every collection of
+ * every MongoDB database of it, every object key of its buckets (`<bucket>-<namespace>`), and
+ * every Redis key name. Each place holding one of `texts` is named, e.g.
+ * `postgres social_e2e public.users`, `mongo chat_e2e.messages`, `bucket photos-e2e <key>`,
+ * `redis <key>`. Kafka's topics are not scanned: they keep the event history for their
+ * retention (docs/architecture.md, "Erasure").
+ */
+export async function storesHolding(texts: readonly string[]): Promise<string[]> {
+  const namespace = inject('namespace');
+  const infra = testInfra();
+  const holds = (s: string) => texts.some((t) => s.includes(t));
+  const found: string[] = [];
+
+  const admin = new pg.Client({ connectionString: infra.pgUrl });
+  await admin.connect();
+  let databases: string[];
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE '%\\_' || $1`,
+      [namespace],
+    );
+    databases = rows.map((r) => r.datname);
+  } finally {
+    await admin.end();
+  }
+  for (const database of databases) {
+    const url = new URL(infra.pgUrl);
+    url.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const { rows: tables } = await client.query<{ name: string }>(
+        `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name
+           FROM information_schema.tables
+          WHERE table_type = 'BASE TABLE'
+            AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+      );
+      for (const { name } of tables) {
+        const { rows } = await client.query(
+          `SELECT 1 FROM ${name} t
+            WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) x WHERE strpos(t::text, x) > 0)
+            LIMIT 1`,
+          [texts],
+        );
+        if (rows.length > 0) found.push(`postgres ${database} ${name}`);
+      }
+    } finally {
+      await client.end();
+    }
+  }
+
+  const mongo = await MongoClient.connect(infra.mongoUrl);
+  try {
+    const { databases: dbs } = await mongo.db('admin').admin().listDatabases();
+    for (const { name: dbName } of dbs.filter((d) => d.name.endsWith(`_${namespace}`))) {
+      const db = mongo.db(dbName);
+      for (const { name } of await db.listCollections().toArray()) {
+        for await (const doc of db.collection(name).find({})) {
+          if (holds(JSON.stringify(doc))) {
+            found.push(`mongo ${dbName}.${name}`);
+            break;
+          }
+        }
+      }
+    }
+  } finally {
+    await mongo.close();
+  }
+
+  const endpoint = new URL(infra.s3.endpoint);
+  const minio = new MinioClient({
+    endPoint: endpoint.hostname,
+    port: Number(endpoint.port),
+    useSSL: endpoint.protocol === 'https:',
+    accessKey: infra.s3.accessKey,
+    secretKey: infra.s3.secretKey,
+  });
+  for (const bucket of await minio.listBuckets()) {
+    if (!bucket.name.endsWith(`-${namespace}`)) continue;
+    for await (const item of minio.listObjectsV2(bucket.name, '', true)) {
+      const key = (item as { name?: string }).name;
+      if (key && holds(key)) found.push(`bucket ${bucket.name} ${key}`);
+    }
+  }
+
+  const redis = new Redis(infra.redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) if (holds(key)) found.push(`redis ${key}`);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return found;
+}
