@@ -15,7 +15,8 @@ import { ChatInstances, registerChatSocket } from './chat';
 import { registerProxies, upstreamTimingOf } from './proxy';
 import { SharedRateLimiter, type RateDecision } from './rate-limit';
 import { startRevocationCache } from './revocations';
-import { routeFor } from './routes';
+import { dropRestOfBody } from './body-limit';
+import { compressedBodyMessage, DEFAULT_MAX_BODY_BYTES, maxBodyBytesFor, routeFor } from './routes';
 import { createTokenVerifier, registerSessionDecorator } from './session';
 import { registerFrontend, spaFallback } from './static';
 
@@ -147,6 +148,22 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       reply
         .code(403)
         .send({ error: 'forbidden', message: 'Cross-origin requests are not allowed.' });
+      return;
+    }
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      // browsers never compress what they send, and a compressed body could hide a bomb
+      // behind a small declared length: refused, its body dropped so the client reads this
+      const route = routeFor(pathOf(request.url));
+      dropRestOfBody(
+        request.raw,
+        reply.raw,
+        route ? maxBodyBytesFor(route) : DEFAULT_MAX_BODY_BYTES,
+      );
+      reply.code(415).send({
+        error: 'unsupported_media_type',
+        message: compressedBodyMessage(encoding),
+      });
       return;
     }
     const path = pathOf(request.url);

@@ -39,6 +39,9 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   });
   await app.register(compress, {
     global: true,
+    // answers only: request bodies are never decompressed here (a compressed request body is
+    // refused with 415 in app.ts's onRequest, before any route sees it)
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,
     customTypes: isCompressible,

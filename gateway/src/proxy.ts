@@ -155,6 +155,10 @@ export async function registerProxies(
             const timing = timings.get(request);
             if (timing) timing.ms = Math.round((performance.now() - timing.startedAt) * 10) / 10;
           }
+          // hop-by-hop: the service's connection to the gateway is not the client's (a client
+          // asking `Connection: close` must get it, whatever the service's keep-alive said)
+          delete headers.connection;
+          delete headers['keep-alive'];
           return headers;
         },
         // The service answered before the client's whole body arrived (an early 4xx): its

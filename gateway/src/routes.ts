@@ -123,6 +123,11 @@ export const upstreamMessages = {
     `The ${service} service is unavailable right now. Please try again shortly.`,
 };
 
+/** The 415 sentence for a request body sent with a Content-Encoding (never decompressed here). */
+export function compressedBodyMessage(encoding: string): string {
+  return `Request bodies must be sent uncompressed: Content-Encoding "${encoding.slice(0, 40)}" is not accepted.`;
+}
+
 /**
  * Finds the route for a request path (query string ignored), or null. The path is the
  * normalised one (`paths.ts`): the gateway rewrites every URL before routing.
