@@ -7,27 +7,36 @@ interface ProfileMenuProps {
   username: string | null | undefined;
   /** Resolves once logout has failed (on success the app navigates away). */
   onLogout: () => Promise<void>;
+  /** Opens the settings screen. */
+  onSettings: () => void;
   loggingOut: boolean;
 }
 
 /**
- * The profile picture in the top bar; each click toggles a small menu with one action, Logout.
- * Keyboard: Enter/Space on the picture toggles it, Escape closes it and returns focus, and a
- * click or focus outside closes it.
+ * The profile picture in the top bar; each click toggles a small menu: Settings and Logout.
+ * Keyboard: Enter/Space on the picture toggles it and focuses the first item, the arrow keys
+ * (and Home/End) move between the items, Escape closes it and returns focus, and a click or
+ * focus outside closes it.
  */
-export function ProfileMenu({ picture, username, onLogout, loggingOut }: ProfileMenuProps) {
+export function ProfileMenu({
+  picture,
+  username,
+  onLogout,
+  onSettings,
+  loggingOut,
+}: ProfileMenuProps) {
   const [open, setOpen] = useState(false);
   const [src, setSrc] = useState(picture || DEFAULT_AVATAR);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const itemRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
   useEffect(() => setSrc(picture || DEFAULT_AVATAR), [picture]);
 
   useEffect(() => {
     if (!open) return;
-    itemRef.current?.focus();
+    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onPointerDown = (event: PointerEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     };
@@ -41,9 +50,25 @@ export function ProfileMenu({ picture, username, onLogout, loggingOut }: Profile
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape' && open) {
+    if (!open) return;
+    if (event.key === 'Escape') {
       event.preventDefault();
       close(true);
+      return;
+    }
+    const items = Array.from(
+      menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([disabled])') ?? [],
+    );
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next: Record<string, number> = {
+      ArrowDown: at < 0 || at >= items.length - 1 ? 0 : at + 1,
+      ArrowUp: at <= 0 ? items.length - 1 : at - 1,
+      Home: 0,
+      End: items.length - 1,
+    };
+    if (event.key in next && items.length > 0) {
+      event.preventDefault();
+      items[next[event.key]!]?.focus();
     }
   };
 
@@ -82,14 +107,38 @@ export function ProfileMenu({ picture, username, onLogout, loggingOut }: Profile
         />
       </button>
       {open ? (
-        <div className="menu" role="menu" id={menuId} aria-label="Profile">
+        <div className="menu" role="menu" id={menuId} aria-label="Profile" ref={menuRef}>
           {username ? (
             <p className="menu-caption" aria-hidden="true">
               Signed in as <strong>{username}</strong>
             </p>
           ) : null}
           <button
-            ref={itemRef}
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => {
+              setOpen(false);
+              onSettings();
+            }}
+          >
+            <svg
+              width="18"
+              height="18"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              aria-hidden="true"
+            >
+              <circle cx="12" cy="12" r="3" />
+              <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
+            </svg>
+            Settings
+          </button>
+          <button
             type="button"
             role="menuitem"
             className="menu-item"

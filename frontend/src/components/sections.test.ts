@@ -3,7 +3,7 @@ import { sectionFor } from './sections';
 
 describe('sectionFor', () => {
   it('maps trip pages to Trips', () => {
-    for (const p of ['/', '/trips', '/trip/abc123', '/addTrip'])
+    for (const p of ['/', '/trips', '/trip/abc123', '/trip/abc123/edit', '/addTrip'])
       expect(sectionFor(p), p).toBe('trips');
   });
 

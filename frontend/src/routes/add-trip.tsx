@@ -1,9 +1,9 @@
-import { useCallback, useMemo, useReducer } from 'react';
+import { useMemo, useReducer } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { failureMessage, TRIP_TEXTS, uploadTrip } from '../trips/api';
 import { TripForm } from '../trips/components/TripForm';
 import { buildTripFormData, localDateString } from '../trips/tripForm';
-import { initialTripForm, tripFormReducer, type TripFormState } from '../trips/tripFormState';
+import { initialTripForm, tripFormReducer } from '../trips/tripFormState';
 import { useTripSend, type SendOptions } from '../trips/useTripSend';
 import '../styles/auth.css';
 import '../styles/trips.css';
@@ -23,20 +23,18 @@ export function Component() {
     initialTripForm<File>({ startDate: today, endDate: today }),
   );
 
-  const send = useCallback(
-    async (form: TripFormState, { signal, onProgress }: SendOptions) => {
-      const body = buildTripFormData({
-        name: form.name,
-        startDate: form.range.startDate,
-        endDate: form.range.endDate,
-        destinations: form.destinations,
-      });
-      const trip = await uploadTrip(body, { signal, onProgress });
-      navigate(`/trip/${trip._id}`, { state: { trip } });
-    },
-    [navigate],
-  );
-  useTripSend(state, dispatch, send, saveFailure);
+  // the send of the render whose Save let it through: `state` is the form as saved
+  const send = async ({ signal, onProgress }: SendOptions) => {
+    const body = buildTripFormData({
+      name: state.name,
+      startDate: state.range.startDate,
+      endDate: state.range.endDate,
+      destinations: state.destinations,
+    });
+    const trip = await uploadTrip(body, { signal, onProgress });
+    navigate(`/trip/${trip._id}`, { state: { trip } });
+  };
+  useTripSend(state.sending?.run ?? null, dispatch, send, saveFailure);
 
   return (
     <section className="page add-trip-page" aria-labelledby="page-title">

@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   NavLink,
   Outlet,
@@ -8,6 +8,7 @@ import {
   useNavigate,
   type LoaderFunctionArgs,
 } from 'react-router-dom';
+import type { AccountOutlet, UserDetails } from '../account/useAccount';
 import { apiFetch } from '../api/client';
 import { clearUserId } from '../auth/session';
 import { Brand } from '../components/Logo';
@@ -23,11 +24,6 @@ import { useFriendPhotos } from '../friends/useFriendPhotos';
 import { renderJournal } from '../journal/renderJournal';
 import { renderItinerary } from '../bucketlist/renderItinerary';
 import '../styles/layout.css';
-
-export interface UserDetails {
-  username?: string;
-  profilePicture?: string | null;
-}
 
 /**
  * Guards every protected screen: a session check against the gateway; without a valid
@@ -66,7 +62,11 @@ const useLoadedPhotos: MarkerPhotosHook = (marker) => {
 };
 
 export function Component() {
-  const { user } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>().user;
+  // the details as shown: the loader's, or what the settings screen just saved
+  const [user, setUser] = useState<UserDetails | null>(loaded);
+  useEffect(() => setUser(loaded), [loaded]);
+  const outlet = useMemo<AccountOutlet>(() => ({ user, setUser }), [user]);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const section = sectionFor(pathname);
@@ -100,6 +100,7 @@ export function Component() {
             picture={user?.profilePicture}
             username={user?.username}
             onLogout={logout}
+            onSettings={() => navigate('/settings')}
             loggingOut={loggingOut}
           />
         </header>
@@ -124,7 +125,7 @@ export function Component() {
           </nav>
 
           <main id="content" className="content" tabIndex={-1}>
-            <Outlet />
+            <Outlet context={outlet} />
           </main>
 
           <MarkerPhotosContext.Provider value={useLoadedPhotos}>

@@ -1,13 +1,12 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthLimits } from '@wayfarer/contracts';
 import { ApiError, apiFetch } from '../api/client';
 import { setUserId } from '../auth/session';
+import { PictureField } from '../auth/PictureField';
 import {
   PASSWORD_HINT,
-  PICTURE_ACCEPT,
   hasErrors,
-  isImageFile,
   pictureProblem,
   validateRegister,
   type FieldErrors,
@@ -25,7 +24,6 @@ type TextField = 'name' | 'email' | 'password';
 type Errors = FieldErrors<keyof RegisterInput>;
 
 const REGISTER_FAILED = 'Registration failed';
-const pictureMaxMb = AuthLimits.profilePictureMaxBytes / (1024 * 1024);
 const REGISTER_OK = 'Registration successful!';
 /** How long the success note stays in view before moving on to /trips. */
 const SUCCESS_PAUSE_MS = 700;
@@ -38,7 +36,6 @@ export function Component() {
     password: '',
   });
   const [picture, setPicture] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [attempted, setAttempted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -51,17 +48,6 @@ export function Component() {
     password: useRef<HTMLInputElement>(null),
     profilePicture: useRef<HTMLInputElement>(null),
   };
-  const fileId = useId();
-
-  useEffect(() => {
-    if (!picture || !isImageFile(picture)) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(picture);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [picture]);
 
   const update = (field: TextField, value: string) => {
     const next = { ...values, [field]: value };
@@ -69,8 +55,7 @@ export function Component() {
     if (attempted) setErrors(validateRegister({ ...next, profilePicture: picture }));
   };
 
-  const onPictureChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
+  const onPictureChange = (file: File | null) => {
     setPicture(file);
     // Types and sizes auth refuses are rejected right away (and keep blocking the form until
     // the picture is replaced or removed).
@@ -122,9 +107,6 @@ export function Component() {
       setSubmitting(false);
     }
   };
-
-  const pictureErrorId = `${fileId}-error`;
-  const pictureHintId = `${fileId}-hint`;
 
   return (
     <AuthLayout
@@ -186,44 +168,14 @@ export function Component() {
           onChange={(e) => update('password', e.target.value)}
         />
 
-        <div className={`field${errors.profilePicture ? ' has-error' : ''}`}>
-          <label htmlFor={fileId} className="field-label">
-            Profile picture
-          </label>
-          <div className="file-row">
-            <span className="file-preview" aria-hidden="true">
-              {preview ? <img src={preview} alt="" /> : <img src="/default-avatar.svg" alt="" />}
-            </span>
-            <div className="file-controls">
-              <input
-                ref={refs.profilePicture}
-                id={fileId}
-                className="file-input"
-                type="file"
-                name="profilePicture"
-                accept={PICTURE_ACCEPT}
-                aria-invalid={errors.profilePicture ? true : undefined}
-                aria-describedby={
-                  errors.profilePicture ? `${pictureHintId} ${pictureErrorId}` : pictureHintId
-                }
-                onChange={onPictureChange}
-              />
-              {picture ? (
-                <button type="button" className="btn-link" onClick={removePicture}>
-                  Remove picture
-                </button>
-              ) : null}
-            </div>
-          </div>
-          <p id={pictureHintId} className="field-hint">
-            Optional. JPG, PNG, GIF or WebP, up to {pictureMaxMb} MB.
-          </p>
-          {errors.profilePicture ? (
-            <p id={pictureErrorId} className="field-error">
-              {errors.profilePicture}
-            </p>
-          ) : null}
-        </div>
+        <PictureField
+          optional
+          file={picture}
+          error={errors.profilePicture}
+          inputRef={refs.profilePicture}
+          onChange={onPictureChange}
+          onRemove={removePicture}
+        />
 
         <button
           type="submit"

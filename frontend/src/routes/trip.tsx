@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ArrowLeftIcon, CalendarIcon, PinIcon, TrashIcon } from '../components/icons';
+import { ArrowLeftIcon, CalendarIcon, EditIcon, PinIcon, TrashIcon } from '../components/icons';
 import { revealMapColumn } from '../map/reveal';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
@@ -90,7 +90,8 @@ function DestinationItem({
 /**
  * A trip (`/trip/:id`, spec sections 2 and 4): its name, short date range and destinations
  * (story previews cut at 100 characters), which are the map's pins; choosing one zooms the map
- * to it. Delete asks 'Delete this trip?' first, then goes back to the list.
+ * to it. Edit opens the edit screen (`/trip/:id/edit`). Delete asks 'Delete this trip?' first,
+ * then goes back to the list.
  */
 export function Component() {
   const { id = '' } = useParams();
@@ -245,17 +246,23 @@ export function Component() {
             </p>
           ) : null}
         </div>
-        <button
-          type="button"
-          className="btn btn-danger-ghost"
-          onClick={() => {
-            setDeleteError(null);
-            setConfirming(true);
-          }}
-        >
-          <TrashIcon />
-          Delete
-        </button>
+        <div className="trip-actions">
+          <Link to={`/trip/${shown._id}/edit`} className="btn btn-ghost">
+            <EditIcon />
+            Edit
+          </Link>
+          <button
+            type="button"
+            className="btn btn-danger-ghost"
+            onClick={() => {
+              setDeleteError(null);
+              setConfirming(true);
+            }}
+          >
+            <TrashIcon />
+            Delete
+          </button>
+        </div>
       </header>
 
       <div className="section-head">

@@ -1,10 +1,19 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
   isPendingPhotoUrl,
+  TRIP_PHOTOS_FIELD,
   type Trip,
+  type TripPatch,
   type TripSummary,
 } from '@wayfarer/contracts';
-import { ApiError, apiFetch, idempotencyKeys, messageFrom, requestSignature } from '../api/client';
+import {
+  ApiError,
+  apiFetch,
+  apiFetchWithHeaders,
+  idempotencyKeys,
+  messageFrom,
+  requestSignature,
+} from '../api/client';
 
 export type { Destination, Trip, TripSummary, TripSummaryDestination } from '@wayfarer/contracts';
 
@@ -91,24 +100,35 @@ export interface UploadProgress {
   total: number;
 }
 
+interface FormSend {
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+  /** More request headers (`If-Match`). */
+  headers?: Record<string, string>;
+}
+
 /**
- * `POST /api/trips` with the multipart form (see `tripForm.ts`), answering the created trip.
- * XMLHttpRequest rather than fetch: it reports upload progress, which photos make worth
- * showing. Failures are `ApiError`s like every other call (status 0: unreachable). It carries
- * the `Idempotency-Key` of its form (`idempotencyKeys`): saving the same form again after a
- * failure is a retry, answered with the trip if the first upload had created it.
+ * Sends a multipart form with XMLHttpRequest rather than fetch: it reports upload progress,
+ * which photos make worth showing. It carries the `Idempotency-Key` of its action
+ * (`idempotencyKeys`): the same form sent again after a failure is a retry, answered what the
+ * first had done. Answers the body and the `ETag`; failures are `ApiError`s like every other
+ * call (status 0: unreachable).
  */
-export function uploadTrip(
+function sendForm<T>(
+  path: string,
   body: FormData,
-  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
-): Promise<Trip> {
+  options: FormSend = {},
+): Promise<{ data: T; etag: string | null }> {
   return new Promise((resolve, reject) => {
-    const action = requestSignature('POST', '/api/trips', body);
+    const action = requestSignature('POST', path, body);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/trips');
+    xhr.open('POST', path);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKeys.keyFor(action));
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      xhr.setRequestHeader(name, value);
+    }
     xhr.responseType = 'text';
     if (options.onProgress) {
       const report = options.onProgress;
@@ -130,7 +150,7 @@ export function uploadTrip(
       }
       if (xhr.status >= 200 && xhr.status < 300) {
         idempotencyKeys.settle(action);
-        resolve(data as Trip);
+        resolve({ data: data as T, etag: xhr.getResponseHeader('ETag') ?? null });
       } else reject(new ApiError(xhr.status, messageFrom(data), data));
     });
     xhr.addEventListener('error', () => {
@@ -143,6 +163,100 @@ export function uploadTrip(
     });
     xhr.send(body);
   });
+}
+
+/**
+ * `POST /api/trips` with the multipart form (see `tripForm.ts`), answering the created trip,
+ * with upload progress and the `Idempotency-Key` of its form (`sendForm`).
+ */
+export async function uploadTrip(
+  body: FormData,
+  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<Trip> {
+  return (await sendForm<Trip>('/api/trips', body, options)).data;
+}
+
+/** A trip as the edit screen holds it: the trip and the `ETag` naming its version. */
+export interface VersionedTrip {
+  trip: Trip;
+  etag: string;
+}
+
+const tripPath = (id: string) => `/api/trips/${encodeURIComponent(id)}`;
+const photosPath = (tripId: string, destinationId: string) =>
+  `${tripPath(tripId)}/destinations/${encodeURIComponent(destinationId)}/photos`;
+
+/** An answer holding the trip: the trip and its new version (the one sent, if none is named). */
+const versioned = (trip: Trip, etag: string | null, sent: string): VersionedTrip => ({
+  trip,
+  etag: etag ?? sent,
+});
+
+/** `GET /api/trips/:id` with its `ETag` (the version a change names in `If-Match`). */
+export async function fetchVersionedTrip(id: string, signal?: AbortSignal): Promise<VersionedTrip> {
+  const { data, headers } = await apiFetchWithHeaders<Trip>(tripPath(id), { signal });
+  return versioned(data, headers.get('ETag'), '*');
+}
+
+/**
+ * `PATCH /api/trips/:id` (contracts' `TripPatch`) made to the version `etag`: 412 when the trip
+ * changed since (`TripEditErrors.changed`).
+ */
+export async function patchTrip(
+  id: string,
+  patch: TripPatch,
+  etag: string,
+  signal?: AbortSignal,
+): Promise<VersionedTrip> {
+  const { data, headers } = await apiFetchWithHeaders<Trip>(tripPath(id), {
+    method: 'PATCH',
+    json: patch,
+    headers: { 'If-Match': etag },
+    signal,
+  });
+  return versioned(data, headers.get('ETag'), etag);
+}
+
+/** `POST /api/trips/:id/destinations/:destinationId/photos`: `files` added, with progress. */
+export async function uploadPhotos(
+  tripId: string,
+  destinationId: string,
+  files: readonly File[],
+  etag: string,
+  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<VersionedTrip> {
+  const body = new FormData();
+  for (const file of files) body.append(TRIP_PHOTOS_FIELD, file, file.name);
+  const answer = await sendForm<Trip>(photosPath(tripId, destinationId), body, {
+    ...options,
+    headers: { 'If-Match': etag },
+  });
+  return versioned(answer.data, answer.etag, etag);
+}
+
+/** `DELETE /api/trips/:id/destinations/:destinationId/photos/:photoId`. */
+export async function removePhoto(
+  tripId: string,
+  destinationId: string,
+  photoId: string,
+  etag: string,
+): Promise<VersionedTrip> {
+  const { data, headers } = await apiFetchWithHeaders<Trip>(
+    `${photosPath(tripId, destinationId)}/${encodeURIComponent(photoId)}`,
+    { method: 'DELETE', headers: { 'If-Match': etag } },
+  );
+  return versioned(data, headers.get('ETag'), etag);
+}
+
+/** The id of a photo from its URL (`/api/photos/<trip>/<photo>`, maybe `?pending=1`). */
+export function photoIdOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+}
+
+/** Whether a failed change was refused because the trip changed elsewhere (412). */
+export function isConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 412;
 }
 
 /** The message to show for a failed call: the server's, else `fallback`. */

@@ -142,6 +142,25 @@ describe('the trip form: composing a destination', () => {
     expect(removed.focus).toEqual({ target: 'list', seq: two.focus!.seq + 1 });
   });
 
+  it("changes a listed destination's dates (kept in order) and story, not its place", () => {
+    const added = run(addPlace('Paris, France'));
+    const key = added.destinations[0]!.key;
+    const state = run(
+      [
+        { type: 'destination-field', key, field: 'endDate', value: '2025-06-04' },
+        { type: 'destination-field', key, field: 'startDate', value: '2025-06-07' },
+        { type: 'destination-field', key, field: 'story', value: 'Rain, then sun.' },
+      ],
+      added,
+    );
+    expect(state.destinations[0]).toMatchObject({
+      name: 'Paris, France',
+      startDate: '2025-06-07',
+      endDate: '2025-06-07',
+      story: 'Rain, then sun.',
+    });
+  });
+
   it(`holds at most ${TripLimits.destinationsMax} destinations`, () => {
     const full = run(
       Array.from({ length: TripLimits.destinationsMax }, (_, i) => addPlace(`Town ${i}, X`)).flat(),

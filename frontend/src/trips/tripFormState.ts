@@ -26,6 +26,7 @@ import {
  *   place, checks the date order and the limits as the trips service does, and only then starts
  *   sending (`sending`: a second Save meanwhile does nothing); a failure keeps everything and
  *   says why;
+ * - a listed destination's dates and story can still be changed;
  * - on the edit screen the saved destinations are in the list too (`id`, their `saved` photo
  *   URLs), and each can be given more photos.
  *
@@ -97,6 +98,8 @@ export type TripFormAction<P extends PhotoLike = File> =
   | { type: 'photo-dropped'; file: P }
   | { type: 'add-destination' }
   | { type: 'remove-destination'; key: string }
+  /** A listed destination's own dates or story changed (its place stays). */
+  | { type: 'destination-field'; key: string; field: keyof DateRange | 'story'; value: string }
   /** Edit screen: more photos for a destination of the list. */
   | { type: 'destination-photos-chosen'; key: string; files: readonly P[] }
   | { type: 'destination-photo-dropped'; key: string; file: P }
@@ -292,6 +295,19 @@ export function tripFormReducer<P extends PhotoLike>(
         focus: focusOn(state, 'list'),
       };
     }
+    case 'destination-field':
+      return updateDestination(state, action.key, (d) =>
+        action.field === 'story'
+          ? { ...d, story: action.value }
+          : {
+              ...d,
+              ...adjustRange(
+                { startDate: d.startDate, endDate: d.endDate },
+                action.field,
+                action.value,
+              ),
+            },
+      );
     case 'destination-photos-chosen': {
       const target = state.destinations.find((d) => d.key === action.key);
       if (!target || action.files.length === 0) return state;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER } from '@wayfarer/contracts';
 import { ApiError } from '../api/client';
-import { uploadTrip } from './api';
+import { photoIdOf, uploadPhotos, uploadTrip } from './api';
 
 /**
  * A stand-in XMLHttpRequest (Node has none) answering each `send` with the next of `answers`
@@ -21,6 +21,9 @@ function fakeXhr(answers: number[]) {
       this.headers[name.toLowerCase()] = value;
     }
     abort() {}
+    getResponseHeader(name: string) {
+      return name.toLowerCase() === 'etag' && this.status === 201 ? '"7"' : null;
+    }
     send() {
       sent.push(this.headers);
       const status = answers.shift() ?? 201;
@@ -70,5 +73,23 @@ describe('uploadTrip and its Idempotency-Key', () => {
     await uploadTrip(tripForm('Norway', photo)).catch(() => undefined);
     await uploadTrip(tripForm('Norway and Sweden', photo));
     expect(sent[1]![IDEMPOTENCY_KEY_HEADER]).not.toBe(sent[0]![IDEMPOTENCY_KEY_HEADER]);
+  });
+});
+
+describe('uploadPhotos (a saved destination gets more photos)', () => {
+  const photo = new File(['png bytes'], 'fjord.png', { type: 'image/png', lastModified: 7 });
+
+  it('names the version it adds to in If-Match, keeps its key for a retry and answers the new version', async () => {
+    const sent = fakeXhr([0, 201]);
+    await expect(uploadPhotos('t1', 'd1', [photo], '"6"')).rejects.toBeInstanceOf(ApiError);
+    const answer = await uploadPhotos('t1', 'd1', [photo], '"6"');
+    expect(answer.etag).toBe('"7"');
+    expect(sent.map((h) => h['if-match'])).toEqual(['"6"', '"6"']);
+    expect(sent[1]![IDEMPOTENCY_KEY_HEADER]).toBe(sent[0]![IDEMPOTENCY_KEY_HEADER]);
+  });
+
+  it("reads a photo's id from its URL, pending or not", () => {
+    expect(photoIdOf('/api/photos/t1/0123abcd?pending=1')).toBe('0123abcd');
+    expect(photoIdOf('/api/photos/t1/0123abcd')).toBe('0123abcd');
   });
 });

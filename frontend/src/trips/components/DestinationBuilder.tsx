@@ -1,11 +1,10 @@
-import { TripLimits } from '@wayfarer/contracts';
 import { useId, type Dispatch, type Ref } from 'react';
 import { PlusIcon } from '../../components/icons';
 import { PlaceAutocomplete } from '../../map/PlaceAutocomplete';
-import { TRIP_TEXTS } from '../api';
 import type { Builder, DateRange, TripFormAction } from '../tripFormState';
 import { DateRangeFields } from './DateRangeFields';
 import { PhotoPicker } from './PhotoPicker';
+import { StoryField } from './StoryField';
 
 /**
  * "Add a destination": the place (picked from the suggestions), its dates, a story and photos,
@@ -29,7 +28,7 @@ export function DestinationBuilder({
   placeRef: Ref<HTMLDivElement>;
   dispatch: Dispatch<TripFormAction>;
 }) {
-  const ids = { story: useId(), place: useId(), placeError: useId() };
+  const ids = { place: useId(), placeError: useId() };
   const { placeError } = builder;
   return (
     <div className="form-card destination-builder">
@@ -60,20 +59,7 @@ export function DestinationBuilder({
         range={range}
         onChange={(field, value) => dispatch({ type: 'destination-date', field, value })}
       />
-      <div className="field">
-        <label className="field-label" htmlFor={ids.story}>
-          Story
-        </label>
-        <textarea
-          id={ids.story}
-          className="input textarea"
-          rows={4}
-          value={builder.story}
-          maxLength={TripLimits.storyMax}
-          placeholder={TRIP_TEXTS.storyPlaceholder}
-          onChange={(event) => dispatch({ type: 'story', value: event.target.value })}
-        />
-      </div>
+      <StoryField value={builder.story} onChange={(value) => dispatch({ type: 'story', value })} />
       <PhotoPicker
         photos={builder.photos}
         urls={urls}

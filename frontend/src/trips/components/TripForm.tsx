@@ -40,6 +40,7 @@ export function TripForm({
   cancelTo,
   saved,
   alert,
+  listNote,
 }: {
   state: TripFormState;
   dispatch: Dispatch<TripFormAction>;
@@ -51,6 +52,8 @@ export function TripForm({
   saved?: Omit<SavedPhotoActions, 'tripBytes'>;
   /** Shown instead of the save error (the edit screen's conflict, with its reload button). */
   alert?: ReactNode;
+  /** A line under the Destinations heading. */
+  listNote?: string;
 }) {
   const uploading = state.sending !== null;
   const placeRef = useRef<HTMLDivElement>(null);
@@ -142,7 +145,11 @@ export function TripForm({
           urls={urls}
           headingRef={listHeadingRef}
           onRemove={(key) => dispatch({ type: 'remove-destination', key })}
+          onField={(key, field, value) =>
+            dispatch({ type: 'destination-field', key, field, value })
+          }
           saved={saved ? { ...saved, tripBytes } : undefined}
+          note={listNote}
         />
       </fieldset>
       <p className="visually-hidden" aria-live="polite">

@@ -1,0 +1,120 @@
+import { AuthLimits } from '@wayfarer/contracts';
+import { useReducer, useRef, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { clearUserId } from '../../auth/session';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Field } from '../../components/Field';
+import { TrashIcon } from '../../components/icons';
+import { failureMessage } from '../../trips/api';
+import { closeAccount, isWrongPassword } from '../api';
+import {
+  closeForm,
+  initialSettingsForm,
+  SETTINGS_TEXTS,
+  settingsFormReducer,
+  type CloseValues,
+} from '../settingsState';
+import { useFormSend } from '../useFormSend';
+import { SectionStatus } from './SectionStatus';
+
+const reducer = settingsFormReducer(closeForm);
+
+function Erased() {
+  return (
+    <ul className="settings-erased">
+      {SETTINGS_TEXTS.erased.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Closing the account (`DELETE /api/account`): what is erased said plainly, the password typed,
+ * then a last question; once closed the session is gone and the visitor is on `/home`.
+ */
+export function CloseAccountSection() {
+  const navigate = useNavigate();
+  const [state, dispatch] = useReducer(reducer, { password: '' }, initialSettingsForm);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  useFormSend<CloseValues>(
+    state.saving,
+    dispatch,
+    async () => {
+      await closeAccount(state.values.password);
+      clearUserId();
+      navigate('/home', { replace: true });
+      return null;
+    },
+    (error) => {
+      // the question closes; the password field is where to act
+      window.setTimeout(() => passwordRef.current?.focus());
+      return isWrongPassword(error)
+        ? { message: failureMessage(error, ''), field: 'password' }
+        : { message: failureMessage(error, SETTINGS_TEXTS.closeFailed) };
+    },
+  );
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (closeForm.validate(state.values).password) passwordRef.current?.focus();
+    dispatch({ type: 'submit' });
+  };
+
+  return (
+    <section className="form-card settings-card settings-danger" aria-labelledby="settings-close">
+      <h2 className="form-card-title" id="settings-close">
+        Close your account
+      </h2>
+      <div className="settings-warning" id="settings-close-warning">
+        <p>Closing your account erases, for good:</p>
+        <Erased />
+        <p>Your friends no longer see you. This can&apos;t be undone.</p>
+      </div>
+      <form className="settings-form" noValidate onSubmit={onSubmit}>
+        <Field
+          ref={passwordRef}
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          maxLength={AuthLimits.passwordMax}
+          hint="Type your password to confirm it is you."
+          value={state.values.password}
+          error={state.errors.password}
+          onChange={(event) =>
+            dispatch({ type: 'set', field: 'password', value: event.target.value })
+          }
+        />
+        <SectionStatus failure={state.failure} notice={null} />
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="btn btn-danger"
+            aria-describedby="settings-close-warning"
+          >
+            <TrashIcon />
+            Close account
+          </button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={state.confirming}
+        title={SETTINGS_TEXTS.closeTitle}
+        description={
+          <>
+            <p>Everything below is erased at once and you are signed out:</p>
+            <Erased />
+          </>
+        }
+        confirmLabel={SETTINGS_TEXTS.closeConfirm}
+        cancelLabel="Keep my account"
+        busy={state.saving}
+        onConfirm={() => dispatch({ type: 'confirm' })}
+        onCancel={() => dispatch({ type: 'cancel' })}
+      />
+    </section>
+  );
+}
