@@ -38,7 +38,14 @@ import {
   testInfra,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { newId, newPhotoId, newTripDoc, type PhotoDoc } from '../../services/trips/src/domain/trip';
+import {
+  newId,
+  newPhotoId,
+  newTripDoc,
+  tripSummaryJson,
+  type PhotoDoc,
+} from '../../services/trips/src/domain/trip';
+import { SUMMARY_VERSION } from '../../services/trips/src/store/trips';
 import { recordBudget } from '../lib/results';
 
 const TRIPS = 100;
@@ -253,10 +260,18 @@ try {
       now: new Date(Date.now() - (TRIPS - t) * 1000),
     });
   });
+  // stored as the service's insert stores them (TripsRepo.insert): the list's summary made
   await client
     .db(MONGO_DB)
     .collection('trips')
-    .insertMany(docs as never[]);
+    .insertMany(
+      docs.map((trip) => ({
+        ...trip,
+        summaryJson: tripSummaryJson(trip),
+        summaryVersion: SUMMARY_VERSION,
+        rev: 0,
+      })) as never[],
+    );
   // what a write to the owner's trips does besides the write: its list version bumped
   const listVersions = client.db(MONGO_DB).collection<{ _id: string; v: number }>('list_versions');
   const bump = () => listVersions.updateOne({ _id: owner }, { $inc: { v: 1 } }, { upsert: true });

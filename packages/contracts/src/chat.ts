@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineEvent, Topics } from './events';
 import { plainText } from './text';
+import { storyPreview } from './trips';
 
 /*
  * The chat service's contract (spec sections 3, 4, 7; issue 12): the room id rule, the socket.io
@@ -51,7 +53,15 @@ export const ChatLimits = {
   morePage: 20,
   /** Largest `?limit=` `GET /api/conversation/{roomId}` accepts. */
   pageMax: 50,
+  /**
+   * A message's preview (the inbox's `lastMessage.content`, `message.sent`'s `preview`, a message
+   * notification's): its first characters, then `...` (`messagePreview`).
+   */
+  previewMax: 100,
 } as const;
+
+/** The preview of a message's text: `ChatLimits.previewMax` characters, then `...`. */
+export const messagePreview = (text: string): string => storyPreview(text, ChatLimits.previewMax);
 
 /** Texts the service answers with (ack `error`, or `{message}` of an HTTP error). */
 export const ChatMessages = {
@@ -66,6 +76,7 @@ export const ChatMessages = {
   badPayload: 'Invalid message.',
   badCursor: 'Invalid cursor.',
   failed: 'The message could not be sent.',
+  conversationNotFound: 'Conversation not found.',
 } as const;
 
 /**
@@ -142,3 +153,67 @@ export const ConversationResponse = z.object({
   nextCursor: z.string().nullable(),
 });
 export type ConversationResponse = z.infer<typeof ConversationResponse>;
+
+/*
+ * Issue 21: the inbox of conversations, and the event announcing each stored message.
+ */
+
+/**
+ * A stored message (published through chat's MongoDB outbox, in the message's own document, so a
+ * message is stored if and only if it is announced; at least once, keyed by the room id so a
+ * conversation's messages keep their order). `recipientInRoom`: whether the recipient had a
+ * socket joined to the room, on any chat instance, when the message was stored (through the
+ * socket.io adapter's `fetchSockets`; false when that could not be known in time): notifications
+ * makes a `message` notification only when it is false. chat's own inbox consumes it too.
+ */
+export const ChatMessageSent = defineEvent({
+  topic: Topics.chatMessage,
+  type: 'message.sent',
+  version: 1,
+  payload: z.object({
+    messageId: z.string(),
+    roomId: z.string(),
+    senderId: z.string(),
+    recipientId: z.string(),
+    /** `messagePreview` of the stored text. */
+    preview: z.string(),
+    /** The stored message's timestamp, ISO 8601. */
+    timestamp: z.string(),
+    recipientInRoom: z.boolean(),
+  }),
+});
+
+/**
+ * One conversation of the caller's inbox: the friend (as auth last announced them: `picture` is
+ * the profile picture URL or DEFAULT_AVATAR), the last message (`content` is its
+ * `messagePreview`), and `unread`: the friend's messages after the caller last read the
+ * conversation (`POST /api/conversations/{roomId}/read`, or a message the caller sent in it).
+ */
+export const ConversationSummary = z.object({
+  roomId: z.string(),
+  friend: z.object({ id: z.string(), name: z.string(), picture: z.string() }),
+  lastMessage: z.object({
+    _id: z.string(),
+    content: z.string(),
+    timestamp: z.string(),
+    senderId: z.string(),
+  }),
+  unread: z.number().int().min(0),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/**
+ * `GET /api/conversations`: the caller's conversations with current friends, newest last message
+ * first (every one: a user's inbox is one stored document). A conversation appears with its
+ * first message and follows each message within the event lag (chat's `message.sent`).
+ */
+export const ConversationsResponse = z.array(ConversationSummary);
+export type ConversationsResponse = z.infer<typeof ConversationsResponse>;
+
+/**
+ * `POST /api/conversations/{roomId}/read` (no body): the caller has read the conversation up to
+ * now: its `unread` becomes 0. 400 for a malformed room id, 403 for a room that is not the
+ * caller's, 404 when the caller has no such conversation.
+ */
+export const ConversationReadResponse = z.object({ roomId: z.string(), unread: z.literal(0) });
+export type ConversationReadResponse = z.infer<typeof ConversationReadResponse>;

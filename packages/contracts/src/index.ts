@@ -11,3 +11,4 @@ export * from './chat';
 export * from './text';
 export * from './idempotency';
 export * from './trip-edits';
+export * from './notifications';

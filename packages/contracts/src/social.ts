@@ -19,11 +19,16 @@ export const FriendRequested = defineEvent({
   payload: z.object({ requestId: z.string(), fromUserId: z.string(), toUserId: z.string() }),
 });
 
+/**
+ * Two users became friends. `by` (issue 21; absent in older events): the one whose answer made
+ * the friendship (accepting the other's request, or asking one who had asked first), so the other
+ * can be told their request was accepted.
+ */
 export const FriendshipCreated = defineEvent({
   topic: Topics.socialFriendship,
   type: 'friendship.created',
   version: 1,
-  payload: Pair,
+  payload: Pair.extend({ by: z.string().optional() }),
 });
 
 /**
@@ -56,6 +61,10 @@ export const SocialLimits = {
   friendsPageDefault: 5,
   /** `GET /api/friends?limit=`: the largest page asked for (more answers 400). */
   friendsPageMax: 50,
+  /** `GET /api/feed`: friends' trips per page when `limit` is not given (issue 21). */
+  feedPageDefault: 10,
+  /** `GET /api/feed?limit=`: the largest page asked for (more answers 400). */
+  feedPageMax: 50,
 } as const;
 
 /**
@@ -79,6 +88,8 @@ export const SocialMessages = {
   destinationNotFound: 'Destination not found.',
   badFriendsLimit: `limit must be a whole number from 1 to ${SocialLimits.friendsPageMax}.`,
   badFriendsCursor: 'Invalid cursor: send back the x-next-cursor of the previous page.',
+  badFeedLimit: `limit must be a whole number from 1 to ${SocialLimits.feedPageMax}.`,
+  badFeedCursor: 'Invalid cursor: send back the nextCursor of the previous page.',
   queryTooLong: `Search query must be at most ${SocialLimits.searchQueryMax} characters.`,
 } as const;
 
@@ -212,3 +223,40 @@ export type AddFriendResponse = z.infer<typeof AddFriendResponse>;
  */
 export const SocialMessageResponse = z.object({ message: z.string() });
 export type SocialMessageResponse = z.infer<typeof SocialMessageResponse>;
+
+/*
+ * The feed of friends' travels (issue 21): `GET /api/feed`.
+ */
+
+/** A destination of a trip in the feed: where and when (the feed shows one photo per trip). */
+export const FeedDestination = FriendDestination.omit({ photos: true });
+export type FeedDestination = z.infer<typeof FeedDestination>;
+
+/**
+ * One friend's trip in the feed: the friend (as auth last announced them), the trip, its
+ * destinations in order, and `firstPhoto`: the plain `/api/photos/...` URL of its first
+ * destination's first photo (the first destination that has one), or null. `createdAt`: when
+ * the trip was created (ISO 8601), the feed's order.
+ */
+export const FeedItem = z.object({
+  friend: FriendSummary,
+  trip: FriendTrip.omit({ destinations: true }),
+  destinations: z.array(FeedDestination),
+  firstPhoto: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type FeedItem = z.infer<typeof FeedItem>;
+
+/**
+ * `GET /api/feed?limit=&cursor=`: the trips of the caller's current friends, newest first (by
+ * creation, then id), one page of at most `limit` (default `SocialLimits.feedPageDefault`, 1 to
+ * `feedPageMax`); `nextCursor` (opaque, null on the last page) is sent back as `?cursor=` for the
+ * next. Never a private trip (`visibility: 'private'`), never a trip of someone who is not a
+ * friend now (a friend removed takes their trips out of the next read). A bad `limit` or a cursor
+ * the service did not make: 400.
+ */
+export const FeedResponse = z.object({
+  items: z.array(FeedItem),
+  nextCursor: z.string().nullable(),
+});
+export type FeedResponse = z.infer<typeof FeedResponse>;

@@ -184,6 +184,18 @@ export const DestinationSummary = z.object({
   storyPreview: z.string(),
 });
 
+/**
+ * Who may see a trip besides its owner: its owner's friends (`friends`) or nobody (`private`).
+ * Trips' events carry it once trips has per-trip privacy; absent means `friends` (every trip
+ * before it). Friends' screens (the feed, notifications) never show a private trip.
+ */
+export const TripVisibility = z.enum(['friends', 'private']);
+export type TripVisibility = z.infer<typeof TripVisibility>;
+
+/** A trip's visibility as its event says it (`friends` when the event has none). */
+export const visibilityOf = (payload: { visibility?: TripVisibility }): TripVisibility =>
+  payload.visibility ?? 'friends';
+
 export const TripCreated = defineEvent({
   topic: Topics.tripsTrip,
   type: 'trip.created',
@@ -195,6 +207,7 @@ export const TripCreated = defineEvent({
     startDate: z.string(),
     endDate: z.string(),
     destinations: z.array(DestinationSummary),
+    visibility: TripVisibility.optional(),
   }),
 });
 
@@ -246,5 +259,7 @@ export const TripUpdated = defineEvent({
     addedDestinationIds: z.array(z.string()),
     movedDestinationIds: z.array(z.string()),
     removedDestinationIds: z.array(z.string()),
+    /** The trip's visibility after the change (`TripVisibility`; absent: `friends`). */
+    visibility: TripVisibility.optional(),
   }),
 });

@@ -6,6 +6,9 @@ import { mongoPing } from '@wayfarer/service-kit/mongo';
 import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
 import type { TripDoc } from './domain/trip';
+import type { TripsContext } from './routes/context';
+import { editRoutes } from './routes/edits';
+import { installDomainErrors } from './routes/errors';
 import { photoRoutes } from './routes/photos';
 import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
@@ -37,25 +40,8 @@ export interface TripsDeps {
   /** The instance's bound on image work (`IMAGE_CONCURRENCY`). */
   images: ImageQueue;
   /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
-  variants: { enqueue(trip: TripDoc): void };
+  variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
   /** This instance's kept `GET /api/mytrips` bodies (`MYTRIPS_CACHE_MAX_BYTES`). */
-  mytrips: MyTripsCache<MyTripsBody>;
-}
-
-/** What the route modules share. */
-export interface TripsContext {
-  app: FastifyInstance;
-  logger: Logger;
-  trips: TripsRepo;
-  photos: ObjectStore;
-  friendships: TripsDeps['friendships'];
-  relay?: Pick<OutboxRelay, 'kick'>;
-  now: () => Date;
-  spool: SpoolArea;
-  pending: PendingUploadsRepo;
-  uploadLeaseMs: number;
-  images: ImageQueue;
-  variants: { enqueue(trip: TripDoc): void };
   mytrips: MyTripsCache<MyTripsBody>;
 }
 
@@ -65,7 +51,8 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     name: 'trips',
     logger: deps.logger,
     identityProofSecret: deps.identityProofSecret,
-    // No JSON bodies here; the multipart trip form has its own limits.
+    // Small JSON bodies at most; the PATCH of a trip and the multipart forms have their own
+    // limits (route bodyLimit, the forms' multipart limits).
     bodyLimit: 64 * 1024,
     readiness: {
       mongo: mongoPing(deps.db),
@@ -89,9 +76,12 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     variants: deps.variants,
     mytrips: deps.mytrips,
   };
-  // Routes are added after the multipart plugin has loaded (its decorators are needed).
+  // Routes are added after the multipart plugin has loaded (its decorators are needed); the
+  // domain's errors are answered as HTTP errors by every route (routes/errors.ts).
   void app.after(() => {
+    installDomainErrors(app);
     tripRoutes(ctx);
+    editRoutes(ctx);
     photoRoutes(ctx);
   });
   return app;

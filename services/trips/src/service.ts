@@ -18,6 +18,7 @@ import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
+import { resumeTrash } from './usecases/change-trip';
 import { createPhotoVariants } from './usecases/photo-variants';
 import { createUploadSweeper } from './usecases/sweep-uploads';
 
@@ -34,9 +35,9 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
  * trips' composition root: the whole running service from its env (MongoDB with its indexes,
  * the photos bucket, the upload spool, the image queue and the display variants made after a
  * trip is answered, the outbox relay, the friendship consumer, the janitor (interrupted uploads,
- * unmade variants), the app). `main.ts` listens with it; the integration tests boot it
- * with a test env. `close()` closes the app, the sweeper, the consumer, the variants, the
- * spool, the relay, then the MongoDB client.
+ * unmade variants, removed photos' objects), the app). `main.ts` listens with it; the
+ * integration tests boot it with a test env. `close()` closes the app, the sweeper, the
+ * consumer, the variants, the spool, the relay, then the MongoDB client.
  */
 export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -45,8 +46,9 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       env,
       stores: openStores,
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.trips.collection] },
-      // POST /api/trips' Idempotency-Keys, kept in the trips (unique index; pruned after 24 h)
-      idempotent: (s) => [s.trips.idempotency],
+      // POST /api/trips' Idempotency-Keys, and photo adds', kept in the trips (unique indexes;
+      // pruned after 24 h)
+      idempotent: (s) => [s.trips.idempotency, s.trips.photoAdds],
       onClose,
     });
     const { trips, friendships, pending } = stores;
@@ -100,6 +102,8 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
         uploads: () => uploads.run(),
         // display variants a crash (or a failure) left unmade
         variants: () => variants.resume(),
+        // objects of removed photos a crash (or a failure) left in the bucket
+        trash: () => resumeTrash({ trips, photos, logger }),
       },
       intervalMs: env.UPLOAD_LEASE_MS / 2,
       logger,

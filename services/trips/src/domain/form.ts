@@ -1,5 +1,4 @@
 import { TripLimits } from '@wayfarer/contracts';
-import { HttpError } from '@wayfarer/service-kit';
 import {
   DESTINATION_FIELDS,
   Messages,
@@ -7,6 +6,7 @@ import {
   type DestinationField,
   type TripField,
 } from './limits';
+import { InvalidTripError } from './errors';
 
 /**
  * The multipart field names of `POST /api/trips` (spec section 7): `name`, `startDate`,
@@ -21,7 +21,7 @@ export type FieldRef =
 const DESTINATION_FIELD = /^destinations\[(\d+)\]\[([A-Za-z]+)\]$/;
 const PHOTOS_FIELD = /^photos\[(\d+)\]$/;
 
-const badRequest = (message: string) => new HttpError(400, message);
+const badRequest = (message: string) => new InvalidTripError(message);
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
   return (list as readonly string[]).includes(value);
@@ -39,7 +39,7 @@ function parseIndex(digits: string, field: string): number {
   return index;
 }
 
-/** Parses one field name; anything that is not part of the form is a 400. */
+/** Parses one field name; anything that is not part of the form is refused (InvalidTripError). */
 export function parseFieldName(name: string): FieldRef {
   if (typeof name !== 'string' || name === '') {
     throw badRequest('The form has a part without a field name.');
@@ -68,7 +68,7 @@ export interface GroupedTripForm {
 
 /**
  * Collects the parts of the form in any order (a browser sends them in the order the client
- * appended them) and groups them. Throws a 400 HttpError at the first part that cannot belong
+ * appended them) and groups them. Throws an InvalidTripError at the first part that cannot belong
  * to a valid form, so a bad request is refused before its photos are read; `finish` checks what
  * can only be known at the end (no gaps in the destination indexes, no photos for a missing
  * destination).

@@ -1,5 +1,5 @@
 import { isDecimalNumber, TRIP_FIELDS, TripInput } from '@wayfarer/contracts';
-import { HttpError, parse } from '@wayfarer/service-kit';
+import { InvalidTripError } from './errors';
 import type { GroupedTripForm } from './form';
 import { Messages } from './limits';
 
@@ -26,7 +26,7 @@ export function isoDate(now: Date): string {
  */
 export function buildTripInput(form: GroupedTripForm, today: string): TripInput {
   const missing = TRIP_FIELDS.filter((field) => form.trip[field] === undefined);
-  if (missing.length > 0) throw new HttpError(400, Messages.missingTripFields(missing));
+  if (missing.length > 0) throw new InvalidTripError(Messages.missingTripFields(missing));
   const startDate = blank(form.trip.startDate) ? today : form.trip.startDate;
   const endDate = blank(form.trip.endDate) ? today : form.trip.endDate;
   const problems: string[] = [];
@@ -47,6 +47,7 @@ export function buildTripInput(form: GroupedTripForm, today: string): TripInput 
       story: d.story ?? '',
     };
   });
-  if (problems.length > 0) throw new HttpError(400, problems.join(' '));
-  return parse(TripInput, { name: form.trip.name ?? '', startDate, endDate, destinations });
+  if (problems.length > 0) throw new InvalidTripError(problems.join(' '));
+  // a value breaking TripInput's rules: a ZodError naming each (a 400 with its issues)
+  return TripInput.parse({ name: form.trip.name ?? '', startDate, endDate, destinations });
 }

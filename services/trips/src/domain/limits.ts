@@ -2,6 +2,7 @@ import {
   DESTINATION_FIELDS,
   TRIP_FIELDS,
   TRIP_MULTIPART_LIMITS,
+  TripEditMessages,
   TripLimits,
 } from '@wayfarer/contracts';
 
@@ -27,6 +28,9 @@ export const Messages = {
     `Not a trip form: it has no ${missing.join(', ')} field${missing.length > 1 ? 's' : ''}. A trip is sent with the fields ${TRIP_FIELDS.join(', ')} (each may be empty) and its destinations.`,
   uploadExpired: 'The photos took too long to store; please try again.',
   tripNotFound: 'Trip not found.',
-  photoNotFound: 'Photo not found.',
+  photoNotFound: TripEditMessages.photoNotFound,
   tripDeleted: 'Trip deleted successfully.',
+  /** 503: a write lost its race with others on the same trip too many times in a row. */
+  busy: 'The trip is being changed by other requests right now; please try again.',
+  destinationNotFound: TripEditMessages.destinationNotFound,
 } as const;

@@ -1,15 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { ObjectId } from 'mongodb';
 import {
   PENDING_PHOTO_QUERY,
   storyPreview,
+  TRIP_FIRST_VERSION,
   type Destination,
   type Trip,
   type TripInput,
   type TripSummary,
 } from '@wayfarer/contracts';
-import type { WithIdempotency, WithOutbox } from '@wayfarer/service-kit/mongo';
 import type { ImageType } from '@wayfarer/storage/image';
+import { isTripId } from './ids';
+
+export { isPhotoId, isTripId, newId, newPhotoId, tripIdTime } from './ids';
 
 /** Public path prefix under which photos are served (through the gateway, session required). */
 export const PHOTO_PATH = '/api/photos';
@@ -49,18 +50,10 @@ export interface DestinationDoc {
 }
 
 /**
- * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
- * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
- * (`TripsRepo.init`; until then the list makes an outdated one at read time).
+ * A trip: the aggregate, as the domain knows it (the store keeps more beside it: its pending
+ * events, the list's stored summary, the keys of the requests that wrote it).
  */
-export const SUMMARY_VERSION = 1;
-
-/** A trip as stored: the aggregate, with its pending events in `outbox`. */
-/**
- * A trip. `idempotency` (service-kit `WithIdempotency`) is the `Idempotency-Key` of the
- * `POST /api/trips` that created it, with its answer, written by the insert itself (24 h).
- */
-export interface TripDoc extends WithOutbox, WithIdempotency {
+export interface TripDoc {
   _id: string;
   ownerId: string;
   name: string;
@@ -68,17 +61,11 @@ export interface TripDoc extends WithOutbox, WithIdempotency {
   endDate: string;
   destinations: DestinationDoc[];
   /**
-   * The trip as `GET /api/mytrips` answers it (`tripSummaryJson`: contracts' `TripSummary`
-   * with its photos' plain URLs), as UTF-8 JSON bytes, made when the trip is created: a trip
-   * never changes (only its photos' display variants are recorded; which are pending is
-   * `pendingVariants`). The list reads this one field per trip and sends it as it is:
-   * projecting the destinations' fields out of the document (nested array paths), decoding
-   * them and encoding them again as JSON were most of its time.
-   * Trips stored before it was kept, or with another `summaryVersion`, get it at start.
+   * `TRIP_FIRST_VERSION` when created, one more with every change (an edit, a photo added or
+   * removed): what `ETag` / `If-Match` name, and `trip.updated` carries. Not changed by a
+   * display variant being recorded (the trip's content is the same).
    */
-  summaryJson: Buffer;
-  /** The `SUMMARY_VERSION` `summaryJson` was made with. */
-  summaryVersion: number;
+  version: number;
   createdAt: Date;
   deletedAt: Date | null;
   /**
@@ -88,24 +75,11 @@ export interface TripDoc extends WithOutbox, WithIdempotency {
   pendingVariants?: string[];
 }
 
-/** What `GET /api/mytrips` reads of a trip (store's summary projection). */
-export type TripSummaryDoc = Pick<TripDoc, '_id' | 'summaryJson' | 'pendingVariants'>;
-
-const OBJECT_ID = /^[0-9a-f]{24}$/;
-const PHOTO_ID = /^[0-9a-f]{32}$/;
-
-/** A new trip or destination id: ObjectId hex (24 characters, time-ordered). */
-export function newId(): string {
-  return new ObjectId().toHexString();
+/** What `GET /api/mytrips` reads of a trip: its summary (JSON bytes, made by the store). */
+export interface TripSummaryDoc extends Pick<TripDoc, '_id' | 'pendingVariants'> {
+  /** `tripSummaryJson` of the trip, as stored. */
+  summaryJson: Buffer;
 }
-
-export function newPhotoId(): string {
-  return randomBytes(16).toString('hex');
-}
-
-/** Ids are only ones we could have made: anything else is "not found" without a query. */
-export const isTripId = (id: string): boolean => OBJECT_ID.test(id);
-export const isPhotoId = (id: string): boolean => PHOTO_ID.test(id);
 
 /**
  * Object keys of a photo's variants, by the type each was encoded as:
@@ -126,14 +100,15 @@ export function photoKeys(
 /** The prefix under which all of a trip's objects live. */
 export const tripPrefix = (tripId: string): string => `${tripId}/`;
 
+/** The prefix under which all of a photo's objects (its variants) live. */
+export const photoPrefix = (tripId: string, photoId: string): string =>
+  `${tripPrefix(tripId)}${photoId}/`;
+
 /** The trip id of a top-level prefix of the bucket, or null when it is not one we make. */
 export function tripIdOfPrefix(prefix: string): string | null {
   const id = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
   return isTripId(id) ? id : null;
 }
-
-/** When a trip id was made (an ObjectId holds its creation second). */
-export const tripIdTime = (tripId: string): Date => new ObjectId(tripId).getTimestamp();
 
 /**
  * The URL of a photo; `pending` (its display variant is not made yet) adds contracts'
@@ -153,7 +128,25 @@ export function findPhoto(trip: Pick<TripDoc, 'destinations'>, photoId: string):
   return null;
 }
 
-/** The trip document for validated input, with ids already chosen and photos stored. */
+/** A destination from its validated input, its id and its stored photos. */
+export function destinationDoc(
+  id: string,
+  input: TripInput['destinations'][number],
+  photos: PhotoDoc[],
+): DestinationDoc {
+  return {
+    _id: id,
+    name: input.name,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    startDate: input.startDate,
+    endDate: input.endDate,
+    story: input.story,
+    photos,
+  };
+}
+
+/** A new trip from validated input, with ids already chosen and photos stored. */
 export function newTripDoc(options: {
   id: string;
   ownerId: string;
@@ -164,31 +157,19 @@ export function newTripDoc(options: {
 }): TripDoc {
   const { id, ownerId, input, destinationIds, photos, now } = options;
   const pending = photos.flat().flatMap((p) => (p.display ? [] : [p.id]));
-  const trip = {
-    name: input.name,
-    startDate: input.startDate,
-    endDate: input.endDate,
-    destinations: input.destinations.map((d, i) => ({
-      _id: destinationIds[i]!,
-      name: d.name,
-      latitude: d.latitude,
-      longitude: d.longitude,
-      startDate: d.startDate,
-      endDate: d.endDate,
-      story: d.story,
-      photos: photos[i] ?? [],
-    })),
-  };
   return {
     _id: id,
     ownerId,
-    ...trip,
-    summaryJson: tripSummaryJson({ _id: id, ...trip }),
-    summaryVersion: SUMMARY_VERSION,
+    name: input.name,
+    startDate: input.startDate,
+    endDate: input.endDate,
+    destinations: input.destinations.map((d, i) =>
+      destinationDoc(destinationIds[i]!, d, photos[i] ?? []),
+    ),
+    version: TRIP_FIRST_VERSION,
     createdAt: now,
     deletedAt: null,
     ...(pending.length > 0 ? { pendingVariants: pending } : {}),
-    outbox: [],
   };
 }
 
@@ -205,7 +186,10 @@ export function toApiDestination(tripId: string, d: DestinationDoc): Destination
   };
 }
 
-/** The trip as the API answers it (spec section 3): no owner, no storage keys, no outbox. */
+/**
+ * The trip as the API answers it (spec section 3): no owner, no storage keys, no version (that
+ * goes in the answer's `ETag`).
+ */
 export function toApiTrip(doc: TripDoc): Trip {
   return {
     _id: doc._id,

@@ -1,6 +1,7 @@
 import { Topics, type Topic } from '@wayfarer/contracts';
 import { outboxEntry, type OutboxEntry } from '@wayfarer/service-kit/mongo';
-import { tripCreatedEvent, tripDeletedEvent } from '../domain/events';
+import type { TripChange } from '../domain/edit';
+import { tripCreatedEvent, tripDeletedEvent, tripUpdatedEvent } from '../domain/events';
 import type { TripDoc } from '../domain/trip';
 
 /** Topics trips publishes (service-kit's `startMongoOutboxRelay` creates them). */
@@ -14,4 +15,9 @@ export function tripCreatedEntry(trip: TripDoc, now?: Date): OutboxEntry {
 /** The outbox entry of `trip.deleted`, pushed in the soft-delete update. */
 export function tripDeletedEntry(trip: TripDoc, now?: Date): OutboxEntry {
   return outboxEntry(Topics.tripsTrip, tripDeletedEvent(trip, now));
+}
+
+/** The outbox entry of `trip.updated`, pushed in the change's update. */
+export function tripUpdatedEntry(change: TripChange, now?: Date): OutboxEntry {
+  return outboxEntry(Topics.tripsTrip, tripUpdatedEvent(change, now));
 }

@@ -2,7 +2,7 @@ import { requireUserId } from '@wayfarer/service-kit';
 import { sendObject } from '@wayfarer/storage/serve';
 import { Messages } from '../domain/limits';
 import { readablePhoto } from '../usecases/read-photo';
-import type { TripsContext } from '../app';
+import type { TripsContext } from './context';
 
 export function photoRoutes(ctx: TripsContext): void {
   ctx.app.get<{ Params: { tripId: string; photoId: string } }>(

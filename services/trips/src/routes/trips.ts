@@ -8,13 +8,15 @@ import {
   sendOutcome,
   type RecordedAnswer,
 } from '@wayfarer/service-kit';
+import { TRIP_FIRST_VERSION, tripETag } from '@wayfarer/contracts';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
 import { isTripId, toApiTrip } from '../domain/trip';
 import { createTrip } from '../usecases/create-trip';
 import { deleteTrip } from '../usecases/delete-trip';
 import { listMyTrips } from '../usecases/list-my-trips';
-import type { TripsContext } from '../app';
+import type { TripsContext } from './context';
+import { sendTrip } from './edits';
 import { readTripForm } from './form';
 
 type IdParams = { Params: { id: string } };
@@ -36,13 +38,14 @@ export function tripRoutes(ctx: TripsContext): void {
     return reply.send(list.json);
   });
 
-  app.get<IdParams>('/api/trips/:id', async (request) => {
+  // with the trip's version in its ETag: a change sends it back in If-Match (routes/edits.ts)
+  app.get<IdParams>('/api/trips/:id', async (request, reply) => {
     const userId = requireUserId(request);
     const { id } = request.params;
     // someone else's trip is "not found" too: never reveal that it exists
     const trip = isTripId(id) ? await trips.findOwned(id, userId) : null;
     if (!trip) throw notFound(Messages.tripNotFound);
-    return toApiTrip(trip);
+    return sendTrip(reply, trip);
   });
 
   app.delete<IdParams>('/api/trips/:id', async (request) => {
@@ -52,8 +55,9 @@ export function tripRoutes(ctx: TripsContext): void {
   });
 
   /**
-   * Takes an `Idempotency-Key`: a retry with it answers the first answer (the same trip),
-   * creating nothing; the key with another form (fields or photo bytes) is a 422.
+   * Takes an `Idempotency-Key`: a retry with it answers the first answer (the same trip, and
+   * its first version's ETag), creating nothing; the key with another form (fields or photo
+   * bytes) is a 422.
    */
   app.post('/api/trips', async (request, reply) => {
     const userId = requireUserId(request);
@@ -71,7 +75,7 @@ export function tripRoutes(ctx: TripsContext): void {
         );
         return { answer: answer ?? recordedAnswer(201, toApiTrip(trip)), value: trip };
       });
-      return sendOutcome(reply, outcome);
+      return sendOutcome(reply.header('etag', tripETag(TRIP_FIRST_VERSION)), outcome);
     });
   });
 }

@@ -1,17 +1,23 @@
 import type { Collection, Db } from 'mongodb';
 
 /**
- * A trip whose photos are being written: recorded before the first object is stored, removed
- * once the trip document exists (or its objects were removed again). `expiresAt` is a lease the
+ * Photos being written: recorded before the first object is stored, removed once the trip
+ * document holds them (or their objects were removed again). `expiresAt` is a lease the
  * uploading request renews while it works; a record whose lease ran out belongs to a process
- * that died (or hung), and the sweeper removes its objects.
+ * that died (or hung), and the sweeper removes its objects. Two kinds:
+ * - a new trip's: `_id` is the trip id, its objects live under `tripPrefix(_id)`;
+ * - photos added to a saved trip: `_id` an id of its own, `tripId` the trip and `photoIds` the
+ *   photos (each under `photoPrefix(tripId, photoId)`).
  */
 export interface PendingUploadDoc {
-  /** The trip id: its objects live under `tripPrefix(_id)`. */
   _id: string;
   ownerId: string;
   startedAt: Date;
   expiresAt: Date;
+  /** Photos added to a saved trip: the trip. */
+  tripId?: string;
+  /** Photos added to a saved trip: their ids. */
+  photoIds?: string[];
 }
 
 /** The `pending_uploads` collection (single-document writes only, like `trips`). */

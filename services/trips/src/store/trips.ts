@@ -1,14 +1,18 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import {
   MongoIdempotency,
   notDeleted,
   WITHOUT_IDEMPOTENCY,
   withOutboxEvents,
   withPendingFlag,
+  type IdempotencyRecord,
   type OutboxEntry,
+  type WithIdempotency,
+  type WithOutbox,
 } from '@wayfarer/service-kit/mongo';
+import { TRIP_FIRST_VERSION } from '@wayfarer/contracts';
+import type { TripChange } from '../domain/edit';
 import {
-  SUMMARY_VERSION,
   tripSummaryJson,
   type StoredVariant,
   type TripDoc,
@@ -17,8 +21,49 @@ import {
 import { ListVersions } from './list-versions';
 
 /**
- * A trip's fields but the pending events, the relay's bookkeeping, the list's stored summary
- * and the create's idempotency record, which nothing reading a whole trip needs.
+ * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
+ * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
+ * (`TripsRepo.init`; until then the list makes an outdated one at read time).
+ */
+export const SUMMARY_VERSION = 1;
+
+/**
+ * A trip as stored: the aggregate (`TripDoc`) with its pending events in `outbox`, and what the
+ * store keeps beside it. `idempotency` (service-kit `WithIdempotency`) is the `Idempotency-Key`
+ * of the `POST /api/trips` that created it, with its answer, written by the insert itself
+ * (24 h); `photoAdd` the same for the latest keyed photo add.
+ */
+export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, WithIdempotency {
+  /**
+   * The trip as `GET /api/mytrips` answers it (`tripSummaryJson`: contracts' `TripSummary`
+   * with its photos' plain URLs), as UTF-8 JSON bytes, made by every write of the trip's
+   * content (its insert and each change; a display variant recorded does not change it: which
+   * photos are pending is `pendingVariants`). The list reads this one field per trip and sends
+   * it as it is: projecting the destinations' fields out of the document (nested array
+   * paths), decoding them and encoding them again as JSON were most of its time.
+   * Trips stored before it was kept, or with another `summaryVersion`, get it at start.
+   */
+  summaryJson: Buffer;
+  /** The `SUMMARY_VERSION` `summaryJson` was made with. */
+  summaryVersion: number;
+  /**
+   * Bumped by every write of `destinations` or `pendingVariants` (a change, a display variant
+   * recorded): a change is written only over the state it was computed from (absent on trips
+   * written before it: that state is "no rev yet").
+   */
+  rev?: number;
+  /** The `Idempotency-Key` of the latest keyed photo add, with its answer (24 h). */
+  photoAdd?: IdempotencyRecord;
+  /** Photos a change took away whose objects are still to be removed from the bucket. */
+  trashedPhotos?: string[];
+}
+
+/** A trip as read for a change: the aggregate and the `rev` its change is written over. */
+export type TripRead = TripDoc & Pick<StoredTripDoc, 'rev'>;
+
+/**
+ * A trip's fields but the pending events, the relay's bookkeeping, the list's stored summary,
+ * the idempotency records and the trash, which nothing reading a whole trip needs.
  */
 const TRIP_FIELDS = {
   projection: {
@@ -27,6 +72,8 @@ const TRIP_FIELDS = {
     outboxClaim: 0,
     summaryJson: 0,
     summaryVersion: 0,
+    photoAdd: 0,
+    trashedPhotos: 0,
     ...WITHOUT_IDEMPOTENCY,
   },
 } as const;
@@ -60,12 +107,29 @@ const SUMMARY_SOURCE = {
 /** The owner's list, newest first: `{ ownerId, createdAt, _id }` is its index. */
 const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
 
+/** Filter of the state a change was computed from (`rev`, absent on trips older than it). */
+const atRev = (rev: number | undefined): Document =>
+  rev === undefined ? { rev: { $exists: false } } : { rev };
+
+/** What a change's update may add: an idempotency stamp and its filter (`MongoIdempotency`). */
+export interface ChangeOptions {
+  /** Its `trip.updated` entry, pushed to the outbox by the same update. */
+  events: OutboxEntry[];
+  /** More fields to set (a keyed photo add's `photoAdd` record). */
+  set?: Document;
+  /** More to match (a keyed photo add's `notHoldingKey`). */
+  filter?: Document;
+}
+
 /**
  * The `trips` collection. Single-document writes only (no transactions on the local server):
- * a trip is written by its insert (with `trip.created` in its outbox), by the soft-delete
- * (with `trip.deleted`), by its display variants being recorded, by its summary being made
- * again at start, and by the outbox relay (removing sent entries, then the deleted document).
- * Each is one atomic update, so none can undo another.
+ * a trip is written by its insert (with `trip.created` in its outbox), by each change (an
+ * edit, photos added or removed: the trip's new state with `trip.updated`, over the version and
+ * `rev` it was computed from), by the soft-delete (with `trip.deleted`, over the version its
+ * event was made from), by its display variants being recorded, by its trash being taken out,
+ * by its summary being made again at start, and by the outbox relay (removing sent entries,
+ * then the deleted document). Each is one atomic update, and those that write from a read are
+ * conditional on what they read, so none can undo another.
  *
  * Every write here that changes what `GET /api/mytrips` answers for an owner bumps the owner's
  * list version (`versions`) after the trip write and before it returns, so the write is not
@@ -73,7 +137,7 @@ const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
  * The relay's writes change no list (its removal is of a trip the list already leaves out).
  */
 export class TripsRepo {
-  readonly collection: Collection<TripDoc>;
+  readonly collection: Collection<StoredTripDoc>;
   /** Per owner, the version of what `GET /api/mytrips` answers (`list_versions`). */
   readonly versions: ListVersions;
   /**
@@ -81,18 +145,31 @@ export class TripsRepo {
    * `MongoIdempotency`: a unique index on them, made and pruned by `openMongoService`).
    */
   readonly idempotency: MongoIdempotency;
+  /**
+   * The `Idempotency-Key`s of photo adds: each trip keeps its latest keyed add's (`photoAdd`,
+   * its own unique index), written by the add's own update.
+   */
+  readonly photoAdds: MongoIdempotency<Pick<StoredTripDoc, 'photoAdd'>>;
 
   constructor(db: Db, name = 'trips') {
-    this.collection = db.collection<TripDoc>(name);
+    this.collection = db.collection<StoredTripDoc>(name);
     this.versions = new ListVersions(db);
     this.idempotency = new MongoIdempotency(this.collection);
+    this.photoAdds = new MongoIdempotency(this.collection, undefined, { field: 'photoAdd' });
   }
 
   async init(): Promise<void> {
     // the list's filter and its whole sort: no in-memory sort of an owner's trips
     await this.collection.createIndex({ ownerId: 1, ...BY_OWNER_NEWEST });
-    // the janitor's scan of trips whose display variants are still to be made
+    // the janitor's scans of trips whose display variants are still to be made, and of trips
+    // whose removed photos' objects are still to be removed
     await this.collection.createIndex({ pendingVariants: 1 }, { sparse: true });
+    await this.collection.createIndex({ trashedPhotos: 1 }, { sparse: true });
+    // trips stored before versions: version 1 (nothing changed them)
+    await this.collection.updateMany(
+      { version: { $exists: false } },
+      { $set: { version: TRIP_FIRST_VERSION } },
+    );
     await this.fillSummaries();
   }
 
@@ -117,13 +194,95 @@ export class TripsRepo {
   }
 
   /**
-   * Inserts a new trip with its `trip.created` event already in `outbox` and, when the request
-   * had an `Idempotency-Key`, its record (one write: a second trip with the same key is refused
-   * by the unique index), then bumps its owner's list version.
+   * Inserts a new trip with its `trip.created` event in `outbox`, its summary and, when the
+   * request had an `Idempotency-Key`, its record (`stamp`; one write: a second trip with the
+   * same key is refused by the unique index), then bumps its owner's list version.
    */
-  async insert(trip: TripDoc): Promise<void> {
-    await this.collection.insertOne(withPendingFlag(trip));
+  async insert(trip: TripDoc, events: OutboxEntry[], stamp: WithIdempotency = {}): Promise<void> {
+    await this.collection.insertOne(
+      withPendingFlag({
+        ...trip,
+        summaryJson: tripSummaryJson(trip),
+        summaryVersion: SUMMARY_VERSION,
+        rev: 0,
+        outbox: events,
+        ...stamp,
+      }),
+    );
     await this.versions.bump(trip.ownerId);
+  }
+
+  /**
+   * Writes a change (`TripChange`) over the trip as it was read (`current`: the same version
+   * and `rev`, still live and the owner's): its new fields, destinations, pending variants and
+   * summary, its `trip.updated` entry and the photos it took away into `trashedPhotos` (whose
+   * objects the use case then removes), in one update; then bumps the owner's list version.
+   * False when the trip is not in that state any more (a change, a delete or a display variant
+   * landed since the read): nothing was written.
+   */
+  async applyChange(
+    current: TripRead,
+    change: TripChange,
+    options: ChangeOptions,
+  ): Promise<boolean> {
+    const next = change.trip;
+    const pending = next.pendingVariants ?? [];
+    const update = withOutboxEvents<StoredTripDoc>(
+      {
+        $set: {
+          name: next.name,
+          startDate: next.startDate,
+          endDate: next.endDate,
+          destinations: next.destinations,
+          version: next.version,
+          summaryJson: tripSummaryJson(next),
+          summaryVersion: SUMMARY_VERSION,
+          ...(pending.length > 0 ? { pendingVariants: pending } : {}),
+          ...options.set,
+        },
+        ...(pending.length > 0 ? {} : { $unset: { pendingVariants: '' } }),
+        $inc: { rev: 1 },
+        ...(change.removedPhotoIds.length > 0
+          ? { $push: { trashedPhotos: { $each: change.removedPhotoIds } } }
+          : {}),
+      },
+      options.events,
+    );
+    const result = await this.collection.updateOne(
+      {
+        _id: current._id,
+        ownerId: current.ownerId,
+        ...notDeleted,
+        version: current.version,
+        ...atRev(current.rev),
+        ...options.filter,
+      },
+      update,
+    );
+    if (result.modifiedCount !== 1) return false;
+    await this.versions.bump(current.ownerId);
+    return true;
+  }
+
+  /** Trips with removed photos whose objects are still to be removed (at most `limit`). */
+  async withTrash(limit: number): Promise<Pick<StoredTripDoc, '_id' | 'trashedPhotos'>[]> {
+    return this.collection
+      .find({ trashedPhotos: { $exists: true } }, { projection: { trashedPhotos: 1 } })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Takes photos whose objects were removed off the trip's trash (the field goes once empty). */
+  async takeOutTrash(tripId: string, photoIds: readonly string[]): Promise<void> {
+    if (photoIds.length === 0) return;
+    await this.collection.updateOne(
+      { _id: tripId },
+      { $pull: { trashedPhotos: { $in: [...photoIds] } } },
+    );
+    await this.collection.updateOne(
+      { _id: tripId, trashedPhotos: { $size: 0 } },
+      { $unset: { trashedPhotos: '' } },
+    );
   }
 
   /**
@@ -153,7 +312,7 @@ export class TripsRepo {
   async listSummaries(ownerId: string): Promise<TripSummaryDoc[]> {
     const docs = (await this.collection
       .find({ ownerId, ...notDeleted }, { ...SUMMARY, promoteBuffers: true })
-      .toArray()) as (TripSummaryDoc & Pick<TripDoc, 'summaryVersion' | 'createdAt'>)[];
+      .toArray()) as (TripSummaryDoc & Pick<StoredTripDoc, 'summaryVersion' | 'createdAt'>)[];
     const outdated = docs.filter((d) => d.summaryVersion !== SUMMARY_VERSION).map((d) => d._id);
     const made = new Map<string, Buffer>();
     if (outdated.length > 0) {
@@ -174,18 +333,20 @@ export class TripsRepo {
   }
 
   /** Live trips with display variants still to be made (at most `limit`). */
-  async withPendingVariants(limit: number): Promise<TripDoc[]> {
+  async withPendingVariants(limit: number): Promise<TripRead[]> {
     return this.collection
       .find({ pendingVariants: { $exists: true }, ...notDeleted }, TRIP_FIELDS)
       .limit(limit)
-      .toArray() as Promise<TripDoc[]>;
+      .toArray() as Promise<TripRead[]>;
   }
 
   /**
-   * Records a photo's display variant (at `destinations.<d>.photos.<p>`, which never move: a
-   * trip does not change) and takes it off `pendingVariants`, dropping the field once it is
-   * empty; bumps the owner's list version (the photo's URL in the list loses `?pending=1`).
-   * False when the trip is gone or deleted, or the variant was recorded already.
+   * Records a photo's display variant at `destinations.<d>.photos.<p>` (where the caller found
+   * it: the update matches only while the photo is still there, as a change may move or remove
+   * it) and takes it off `pendingVariants`, dropping the field once it is empty; bumps `rev`
+   * (a change computed before must not write its older copy of the photo over it) and the
+   * owner's list version (the photo's URL in the list loses `?pending=1`). False when the trip
+   * is gone or deleted, the photo not at that position, or the variant recorded already.
    */
   async setDisplay(
     trip: Pick<TripDoc, '_id' | 'ownerId'>,
@@ -202,25 +363,29 @@ export class TripsRepo {
         pendingVariants: photoId,
         [`${path}.id`]: photoId,
       },
-      { $set: { [`${path}.display`]: display }, $pull: { pendingVariants: photoId } },
+      {
+        $set: { [`${path}.display`]: display },
+        $pull: { pendingVariants: photoId },
+        $inc: { rev: 1 },
+      },
     );
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(trip.ownerId);
     // an empty `pendingVariants` lists the same as none: no bump for this one
     await this.collection.updateOne(
       { _id: trip._id, pendingVariants: { $size: 0 } },
-      { $unset: { pendingVariants: '' } },
+      { $unset: { pendingVariants: '' }, $inc: { rev: 1 } },
     );
     return true;
   }
 
   /** The trip if `ownerId` owns it and it is not deleted. */
-  async findOwned(id: string, ownerId: string): Promise<TripDoc | null> {
+  async findOwned(id: string, ownerId: string): Promise<TripRead | null> {
     return this.collection.findOne({ _id: id, ownerId, ...notDeleted }, TRIP_FIELDS);
   }
 
   /** Any live trip by id (access is checked by the caller). */
-  async findLive(id: string): Promise<TripDoc | null> {
+  async findLive(id: string): Promise<TripRead | null> {
     return this.collection.findOne({ _id: id, ...notDeleted }, TRIP_FIELDS);
   }
 
@@ -234,23 +399,23 @@ export class TripsRepo {
   }
 
   /**
-   * Marks the trip deleted and queues its `trip.deleted` event in one single-document update;
-   * the outbox relay publishes the event and then removes the document; then bumps the owner's
-   * list version. Returns false when the trip was not (or no longer) the owner's live trip,
-   * e.g. a concurrent delete won (nothing changed: no bump).
+   * Marks the trip deleted and queues its `trip.deleted` event (made from `current`) in one
+   * single-document update, over the version the event was made from; the outbox relay
+   * publishes the event and then removes the document; then bumps the owner's list version.
+   * Returns false when the trip was not (or no longer) the owner's live trip at that version:
+   * a concurrent delete won, or a change landed since the read (nothing changed: no bump).
    */
   async softDelete(
-    id: string,
-    ownerId: string,
+    current: Pick<TripDoc, '_id' | 'ownerId' | 'version'>,
     deletedAt: Date,
     event: OutboxEntry,
   ): Promise<boolean> {
     const result = await this.collection.updateOne(
-      { _id: id, ownerId, ...notDeleted },
-      withOutboxEvents<TripDoc>({ $set: { deletedAt } }, [event]),
+      { _id: current._id, ownerId: current.ownerId, ...notDeleted, version: current.version },
+      withOutboxEvents<StoredTripDoc>({ $set: { deletedAt } }, [event]),
     );
     if (result.modifiedCount !== 1) return false;
-    await this.versions.bump(ownerId);
+    await this.versions.bump(current.ownerId);
     return true;
   }
 }

@@ -1,30 +1,11 @@
 import type { TripInput } from '@wayfarer/contracts';
-import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { OutboxRelay } from '@wayfarer/service-kit';
 import type { WithIdempotency } from '@wayfarer/service-kit/mongo';
-import type { ImageQueue, ObjectStore } from '@wayfarer/storage';
-import {
-  ImageRejectedError,
-  PHOTO_DISPLAY,
-  PHOTO_ORIGINAL,
-  processImage,
-  variantType,
-  type ImageFile,
-} from '@wayfarer/storage/pipeline';
 import type { SpooledImage } from '@wayfarer/storage/upload';
-import { describeFile } from '../domain/form';
-import { Messages } from '../domain/limits';
-import {
-  newId,
-  newPhotoId,
-  newTripDoc,
-  photoKeys,
-  tripPrefix,
-  type PhotoDoc,
-  type TripDoc,
-} from '../domain/trip';
+import { newId, newTripDoc, tripPrefix, type PhotoDoc, type TripDoc } from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
-import type { PendingUploadsRepo } from '../store/pending-uploads';
 import type { TripsRepo } from '../store/trips';
+import { photosToStore, processPhotos, storeUpload, type StorePhotosDeps } from './store-photos';
 
 /** A photo of the form, written to the request's spool directory and typed by its content. */
 export interface SpooledPhoto extends SpooledImage {
@@ -32,38 +13,20 @@ export interface SpooledPhoto extends SpooledImage {
   index: number;
 }
 
-/**
- * What is stored of each photo before the trip is answered: the original, re-encoded by
- * storage's image pipeline (upright, no metadata). The display variant is made from it later
- * (`photo-variants`).
- */
-const UPLOAD_VARIANTS = { original: PHOTO_ORIGINAL };
-
-export interface CreateTripDeps {
+export interface CreateTripDeps extends StorePhotosDeps {
   trips: TripsRepo;
-  /** Uploads in progress: recorded before the first object is written (see `UploadLease`). */
-  pending: PendingUploadsRepo;
-  photos: ObjectStore;
   relay?: Pick<OutboxRelay, 'kick'>;
-  logger: Logger;
   now: () => Date;
-  /** How long an upload's record holds without renewal before the sweeper may take it. */
-  uploadLeaseMs: number;
-  /** The instance's bound on image work (`IMAGE_CONCURRENCY`). */
-  images: ImageQueue;
   /** Makes the display variants of a new trip's photos, after it is answered. */
-  variants: { enqueue(trip: TripDoc): void };
+  variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
 }
-
-/** How many uploads to MinIO run at once for one trip. */
-const UPLOAD_CONCURRENCY = 4;
 
 /**
  * Creates a trip from validated input and sniffed, spooled photos, with no half-created trip:
- * 1. every photo goes through the image pipeline (one at a time, in the instance's ImageQueue
- *    ahead of variant jobs): decoded with a pixel limit, polyglots refused, re-encoded upright
- *    without metadata into its original (a bad image is a 400, nothing stored);
- * 2. a pending upload is recorded (`pending_uploads`, with a lease renewed while it works);
+ * 1. every photo goes through the image pipeline (`processPhotos`: a bad image is a 400,
+ *    nothing stored);
+ * 2. a pending upload is recorded (`pending_uploads`, `_id` the trip id, with a lease renewed
+ *    while it works);
  * 3. the stripped originals are uploaded (streamed from their files);
  * 4. only then the trip document is inserted, with `trip.created` in its outbox and every photo
  *    in `pendingVariants` (one write);
@@ -86,37 +49,15 @@ export async function createTrip(
   stamp: (trip: TripDoc) => WithIdempotency = () => ({}),
 ): Promise<TripDoc> {
   // 1. decode everything first, one photo at a time, within the instance's bound
-  const processed: ImageFile[] = [];
-  for (const file of files) {
-    processed.push(await deps.images.run(() => processPhoto(file), 'now'));
-  }
+  const processed = await processPhotos(deps, files);
 
   const tripId = newId();
+  const stored = photosToStore(deps, tripId, processed);
   const photos: PhotoDoc[][] = input.destinations.map(() => []);
-  const uploads: (() => Promise<void>)[] = [];
-  files.forEach((file, i) => {
-    const original = processed[i]!;
-    const id = newPhotoId();
-    const keys = photoKeys(tripId, id, original.type, variantType(original.type, PHOTO_DISPLAY));
-    const stored = (key: string, image: ImageFile) => ({
-      key,
-      contentType: image.type.contentType,
-      bytes: image.bytes,
-      width: image.width,
-      height: image.height,
-    });
-    photos[file.index]!.push({
-      id,
-      original: stored(keys.original, original),
-      display: null,
-    });
-    uploads.push(() =>
-      deps.photos.putFile(keys.original, original.path, original.type.contentType),
-    );
-  });
+  files.forEach((file, i) => photos[file.index]!.push(stored[i]!.photo));
 
   const now = deps.now();
-  const made = newTripDoc({
+  const trip = newTripDoc({
     id: tripId,
     ownerId,
     input,
@@ -124,35 +65,15 @@ export async function createTrip(
     photos,
     now,
   });
-  made.outbox = [tripCreatedEntry(made, now)];
-  const trip: TripDoc = { ...made, ...stamp(made) };
 
-  // 2. nothing is written before the upload is recorded
-  const lease = new UploadLease(deps, tripId);
-  await deps.pending.start({ _id: tripId, ownerId, startedAt: now, expiresAt: lease.next() });
-  try {
-    // 3. store the photos (renewing the lease as they go), 4. then the trip
-    try {
-      await runLimited(
-        uploads.map((upload) => () => lease.keep().then(upload)),
-        UPLOAD_CONCURRENCY,
-      );
-    } catch (err) {
-      deps.logger.error({ err, tripId }, 'could not store the photos of a new trip');
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(503, 'Photo storage is unavailable; please try again later.');
-    }
-    // the insert happens well inside a fresh lease: no sweeper can be removing these objects
-    await lease.keep({ force: true });
-    await deps.trips.insert(trip);
-  } catch (err) {
-    await abandonUpload(deps, tripId);
-    throw err;
-  }
-  // 5. the trip exists: a record left here (e.g. MongoDB down now) is removed by the sweeper
-  await deps.pending.finish(tripId).catch((err: unknown) => {
-    deps.logger.warn({ err, tripId }, 'could not remove the pending record of a new trip');
-  });
+  // 2.-4. the record, the photos, then the trip
+  await storeUpload(
+    deps,
+    { _id: tripId, ownerId, startedAt: now },
+    stored,
+    () => deps.trips.insert(trip, [tripCreatedEntry(trip, now)], stamp(trip)),
+    () => abandonUpload(deps, tripId),
+  );
   deps.relay?.kick();
   deps.variants.enqueue(trip);
   return trip;
@@ -173,79 +94,10 @@ async function abandonUpload(deps: CreateTripDeps, tripId: string): Promise<void
   }
 }
 
-/**
- * The lease of one upload's pending record. `keep()` renews it when a third of it has passed
- * (concurrent callers share one renewal) and fails once the record is gone.
- */
-class UploadLease {
-  private renewedAt = Date.now();
-  private renewing: Promise<void> | null = null;
-
-  constructor(
-    private readonly deps: Pick<CreateTripDeps, 'pending' | 'uploadLeaseMs'>,
-    private readonly tripId: string,
-  ) {}
-
-  /** The expiry of a lease taken now. */
-  next(): Date {
-    return new Date(Date.now() + this.deps.uploadLeaseMs);
-  }
-
-  async keep(options: { force?: boolean } = {}): Promise<void> {
-    const due = Date.now() - this.renewedAt >= this.deps.uploadLeaseMs / 3;
-    if (!options.force && !due) return;
-    this.renewing ??= (async () => {
-      const at = Date.now();
-      try {
-        if (!(await this.deps.pending.renew(this.tripId, new Date(at + this.deps.uploadLeaseMs)))) {
-          // the sweeper took the record (no renewal in time): it removes the objects
-          throw new HttpError(503, Messages.uploadExpired);
-        }
-        this.renewedAt = at;
-      } finally {
-        this.renewing = null;
-      }
-    })();
-    await this.renewing;
-  }
-}
-
-/** One photo through the image pipeline; a refused image is a 400 naming the file. */
-async function processPhoto(file: SpooledPhoto): Promise<ImageFile> {
-  try {
-    return (await processImage(file.path, UPLOAD_VARIANTS, file.path)).variants.original;
-  } catch (err) {
-    if (err instanceof ImageRejectedError) {
-      const message =
-        err.reason === 'not_an_image' ? Messages.notAnImage : Messages.unreadableImage;
-      throw new HttpError(400, `${describeFile(file.field, file.filename)} ${message}`);
-    }
-    throw err;
-  }
-}
-
 /** Removes every object of `trip`: all its keys live under its prefix (see `photoKeys`). */
 export async function removeTripObjects(
   deps: Pick<CreateTripDeps, 'photos'>,
-  trip: TripDoc,
+  trip: Pick<TripDoc, '_id'>,
 ): Promise<void> {
   await deps.photos.removePrefix(tripPrefix(trip._id));
-}
-
-/** Runs `tasks` with at most `limit` in flight; rejects with the first failure once all settled. */
-async function runLimited(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
-  let failure: unknown = null;
-  const worker = async () => {
-    while (next < tasks.length && failure === null) {
-      const task = tasks[next++]!;
-      try {
-        await task();
-      } catch (err) {
-        failure ??= err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  if (failure !== null) throw failure;
 }

@@ -1,18 +1,15 @@
-import { notFound, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
-import type { ObjectStore } from '@wayfarer/storage';
+import { HttpError, notFound } from '@wayfarer/service-kit';
 import { Messages } from '../domain/limits';
 import { isTripId, type TripDoc } from '../domain/trip';
 import { tripDeletedEntry } from '../events/outbox';
-import type { TripsRepo } from '../store/trips';
+import type { ChangeTripDeps } from './change-trip';
 import { removeTripObjects } from './create-trip';
 
-export interface DeleteTripDeps {
-  trips: TripsRepo;
-  photos: ObjectStore;
-  relay?: Pick<OutboxRelay, 'kick'>;
-  logger: Logger;
-  now: () => Date;
-}
+/** What a delete needs: what a change needs (the trip, its objects, the relay, the clock). */
+export type DeleteTripDeps = ChangeTripDeps;
+
+/** How many times a delete reads the trip again after a change landed between read and write. */
+const DELETE_ATTEMPTS = 5;
 
 /**
  * Deletes the caller's trip: soft-delete and `trip.deleted` in one single-document update (the
@@ -22,8 +19,10 @@ export interface DeleteTripDeps {
  * the upload sweeper removes them once the relay has removed the document (`sweep-uploads`).
  *
  * Concurrency rests on single-document atomicity alone: the soft-delete matches only a live
- * trip, so of concurrent deletes exactly one wins (the others find it gone: 404), and the
- * relay removes only the outbox entries it sent, so it never undoes the soft-delete.
+ * trip at the version its event was made from (a change landing meanwhile makes it read the
+ * trip again, so `trip.deleted` names the destinations the trip has), so of concurrent deletes
+ * exactly one wins (the others find it gone: 404), and the relay removes only the outbox
+ * entries it sent, so it never undoes the soft-delete.
  */
 export async function deleteTrip(
   deps: DeleteTripDeps,
@@ -31,18 +30,18 @@ export async function deleteTrip(
   tripId: string,
 ): Promise<TripDoc> {
   if (!isTripId(tripId)) throw notFound(Messages.tripNotFound);
-  // A trip never changes after it is created, so the event can be made from this read.
-  const trip = await deps.trips.findOwned(tripId, ownerId);
-  if (!trip) throw notFound(Messages.tripNotFound);
-  const now = deps.now();
-  if (!(await deps.trips.softDelete(tripId, ownerId, now, tripDeletedEntry(trip, now)))) {
-    throw notFound(Messages.tripNotFound);
+  for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
+    const trip = await deps.trips.findOwned(tripId, ownerId);
+    if (!trip) throw notFound(Messages.tripNotFound);
+    const now = deps.now();
+    if (!(await deps.trips.softDelete(trip, now, tripDeletedEntry(trip, now)))) continue;
+    deps.relay?.kick();
+    try {
+      await removeTripObjects(deps, trip);
+    } catch (err) {
+      deps.logger.error({ err, tripId }, 'trip deleted but its photos could not all be removed');
+    }
+    return trip;
   }
-  deps.relay?.kick();
-  try {
-    await removeTripObjects(deps, trip);
-  } catch (err) {
-    deps.logger.error({ err, tripId }, 'trip deleted but its photos could not all be removed');
-  }
-  return trip;
+  throw new HttpError(503, Messages.busy);
 }

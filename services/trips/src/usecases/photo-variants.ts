@@ -3,8 +3,8 @@ import type { Logger } from '@wayfarer/service-kit';
 import { imageTypeOfExtension, type ImageQueue, type ObjectStore } from '@wayfarer/storage';
 import { PHOTO_DISPLAY, renderVariant, variantType } from '@wayfarer/storage/pipeline';
 import type { SpoolArea } from '@wayfarer/storage';
-import { photoKeys, photoPosition, type TripDoc } from '../domain/trip';
-import type { TripsRepo } from '../store/trips';
+import { photoKeys, photoPosition, type StoredVariant, type TripDoc } from '../domain/trip';
+import type { TripRead, TripsRepo } from '../store/trips';
 
 export interface PhotoVariantsDeps {
   trips: TripsRepo;
@@ -18,6 +18,8 @@ export interface PhotoVariantsDeps {
 
 /** Most trips one `resume()` picks up (the janitor runs it again later). */
 const RESUME_PER_RUN = 100;
+/** How many times a made variant is recorded where its photo moved to before giving up. */
+const RECORD_ATTEMPTS = 5;
 
 /**
  * The display variants of photos, made after their trip was answered. A new trip's photos are
@@ -57,18 +59,41 @@ export function createPhotoVariants(deps: PhotoVariantsDeps) {
         return renderVariant(source, originalType, 'display', PHOTO_DISPLAY, join(dir, 'out'));
       }, 'later');
       await deps.photos.putFile(displayKey, variant.path, variant.type.contentType);
-      const recorded = await deps.trips.setDisplay(trip, position, photoId, {
+      await record(trip, photoId, displayKey, {
         key: displayKey,
         contentType: variant.type.contentType,
         bytes: variant.bytes,
         width: variant.width,
         height: variant.height,
       });
-      if (!recorded && !(await deps.trips.findLive(trip._id))) {
-        // deleted meanwhile: its objects went with it, so does this one
-        await deps.photos.remove(displayKey);
-      }
     });
+  }
+
+  /**
+   * Records a made variant where the photo is now: a change may have moved it (destinations
+   * reordered or removed, photos removed) since it was read, so a refused write reads the trip
+   * again. A photo gone meanwhile (removed, or its trip deleted) had its objects removed: the
+   * variant goes too.
+   */
+  async function record(
+    read: TripRead,
+    photoId: string,
+    displayKey: string,
+    display: StoredVariant,
+  ): Promise<void> {
+    let trip: TripRead | null = read;
+    for (let attempt = 0; attempt < RECORD_ATTEMPTS; attempt++) {
+      const position = trip && photoPosition(trip, photoId);
+      if (!trip || !position) {
+        await deps.photos.remove(displayKey);
+        return;
+      }
+      // recorded by another instance meanwhile
+      if (!trip.pendingVariants?.includes(photoId)) return;
+      if (await deps.trips.setDisplay(trip, position, photoId, display)) return;
+      trip = await deps.trips.findLive(read._id);
+    }
+    // still moving: the janitor's next resume records it
   }
 
   function enqueuePhoto(tripId: string, photoId: string): void {

@@ -1,7 +1,7 @@
 import type { Logger } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
-import { tripIdOfPrefix, tripIdTime, tripPrefix } from '../domain/trip';
-import type { PendingUploadsRepo } from '../store/pending-uploads';
+import { photoPrefix, tripIdOfPrefix, tripIdTime, tripPrefix } from '../domain/trip';
+import type { PendingUploadDoc, PendingUploadsRepo } from '../store/pending-uploads';
 import type { TripsRepo } from '../store/trips';
 
 export interface SweepUploadsDeps {
@@ -30,10 +30,12 @@ export interface UploadSweep {
  * What a crash during uploads leaves in the photos bucket, removed (the service runs it on start
  * and periodically; each run is bounded):
  *
- * 1. pending uploads whose lease ran out: when their trip exists only the record goes (the
- *    process died between the insert and the record's removal); otherwise the sweeper takes the
- *    record (only if the upload did not renew it meanwhile, so a slow upload that is alive
- *    keeps its objects: it renews long before its lease runs out) and removes the objects;
+ * 1. pending uploads whose lease ran out: a new trip's, when the trip exists, only the record
+ *    goes (the process died between the insert and the record's removal); otherwise the
+ *    sweeper takes the record (only if the upload did not renew it meanwhile, so a slow upload
+ *    that is alive keeps its objects: it renews long before its lease runs out) and removes the
+ *    objects; photos added to a saved trip: the record is taken the same way, and the objects
+ *    of its photos the trip does not hold are removed (those it holds were added);
  * 2. top-level prefixes of the bucket with no trip document (live or soft-deleted) and no pending
  *    record, made longer than a lease ago: uploads cut before pending records existed, a sweep
  *    or a delete that died half way. A few hundred prefixes per run, going round the bucket.
@@ -41,10 +43,29 @@ export interface UploadSweep {
 export function createUploadSweeper(deps: SweepUploadsDeps) {
   let cursor = '';
 
+  /** Photos added to a saved trip: the objects of those the trip does not hold go. */
+  async function sweepAdded(record: PendingUploadDoc & { tripId: string }): Promise<number> {
+    const trip = await deps.trips.findLive(record.tripId);
+    const held = new Set(trip?.destinations.flatMap((d) => d.photos.map((p) => p.id)) ?? []);
+    let removed = 0;
+    for (const photoId of record.photoIds ?? []) {
+      if (!held.has(photoId)) {
+        removed += await deps.photos.removePrefix(photoPrefix(record.tripId, photoId));
+      }
+    }
+    return removed;
+  }
+
   async function sweepPending(now: Date, result: UploadSweep): Promise<void> {
     const expired = await deps.pending.expired(now, PENDING_PER_RUN);
     const trips = await deps.trips.existingIds(expired.map((record) => record._id));
     for (const record of expired) {
+      if (record.tripId !== undefined) {
+        if (!(await deps.pending.claimExpired(record))) continue;
+        result.pending++;
+        result.objects += await sweepAdded({ ...record, tripId: record.tripId });
+        continue;
+      }
       if (trips.has(record._id)) {
         await deps.pending.finish(record._id);
         result.pending++;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storyPreview, Topics, Trip, TripSummary } from '@wayfarer/contracts';
 import { waitForEvents } from '@wayfarer/test-kit';
-import { SUMMARY_VERSION } from '../../src/domain/trip';
+import { SUMMARY_VERSION } from '../../src/store/trips';
 import { largeJpeg, png, sidewaysJpeg } from '../fixtures';
 import {
   as,

@@ -15,6 +15,7 @@ import {
   toTripSummary,
   tripPrefix,
   tripSummariesJson,
+  tripSummaryJson,
   type PhotoDoc,
 } from '../../src/domain/trip';
 import { tripCreatedEntry, tripDeletedEntry } from '../../src/events/outbox';
@@ -240,12 +241,13 @@ describe('photos whose display variant is not made yet', () => {
   });
 
   it('the list body: the stored summaries as a JSON array, pending photos named so', () => {
-    // stored with plain URLs (a trip never changes; pendingVariants says which are pending)
-    expect(JSON.parse(doc.summaryJson.toString())).toEqual(
+    // stored with plain URLs (pendingVariants says which are pending)
+    const stored = { ...doc, summaryJson: tripSummaryJson(doc) };
+    expect(JSON.parse(stored.summaryJson.toString())).toEqual(
       toTripSummary({ ...doc, pendingVariants: undefined }),
     );
-    const ready = { _id: trip._id, summaryJson: trip.summaryJson };
-    const body = tripSummariesJson([doc, ready]).toString();
+    const ready = { _id: trip._id, summaryJson: tripSummaryJson(trip) };
+    const body = tripSummariesJson([stored, ready]).toString();
     expect(JSON.parse(body)).toEqual([toTripSummary(doc), toTripSummary(trip)]);
     expect(toTripSummary(doc).destinations[0]!.photos).toEqual([
       `/api/photos/${tripId}/${p1}?pending=1`,

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TripLimits } from '@wayfarer/contracts';
-import { HttpError } from '@wayfarer/service-kit';
 import { describeFile, parseFieldName, TripFormCollector } from '../../src/domain/form';
+import { refusal } from '../refusal';
 
-function httpError(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof HttpError) return err;
-    throw err;
-  }
-  throw new Error('expected an HttpError');
-}
+const httpError = refusal;
 
 describe('parseFieldName', () => {
   it.each([

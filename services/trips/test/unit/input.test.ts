@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TripDateMessages } from '@wayfarer/contracts';
-import { HttpError } from '@wayfarer/service-kit';
 import type { GroupedTripForm } from '../../src/domain/form';
 import { buildTripInput, isoDate } from '../../src/domain/input';
+import { refusal } from '../refusal';
 
 const TODAY = '2025-03-09';
 
@@ -20,15 +20,7 @@ function form(partial: Partial<GroupedTripForm> = {}): GroupedTripForm {
 
 const paris = { name: 'Paris', latitude: '48.8566', longitude: '2.3522' };
 
-function error(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof HttpError) return err;
-    throw err;
-  }
-  throw new Error('expected an HttpError');
-}
+const error = refusal;
 
 describe('buildTripInput', () => {
   it('a full form', () => {

@@ -1,0 +1,27 @@
+/*
+ * What the domain refuses, as errors of its own: the routes say what each is in HTTP
+ * (`routes/errors.ts`); nothing here knows about status codes.
+ */
+
+/** The request breaks a rule of trips (a form, a patch, a limit): nothing was changed. */
+export class InvalidTripError extends Error {
+  override readonly name = 'InvalidTripError';
+}
+
+/** What the caller named does not exist for them (someone else's trip is one of these). */
+export class NotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+
+  constructor(readonly what: 'trip' | 'destination' | 'photo') {
+    super(`${what} not found`);
+  }
+}
+
+/** The trip changed since the version the change was made to (another tab saved first). */
+export class StaleTripError extends Error {
+  override readonly name = 'StaleTripError';
+
+  constructor(readonly current: number) {
+    super(`the trip is at version ${current}`);
+  }
+}

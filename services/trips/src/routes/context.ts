@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger, OutboxRelay } from '@wayfarer/service-kit';
+import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
+import type { TripDoc } from '../domain/trip';
+import type { MyTripsCache } from '../store/mytrips-cache';
+import type { PendingUploadsRepo } from '../store/pending-uploads';
+import type { TripsRepo } from '../store/trips';
+import type { MyTripsBody } from '../usecases/list-my-trips';
+
+/** What the route modules share: the app they add routes to and what the use cases need. */
+export interface TripsContext {
+  app: FastifyInstance;
+  logger: Logger;
+  trips: TripsRepo;
+  photos: ObjectStore;
+  /** Who is friends with whom (service-kit's FriendshipProjection). */
+  friendships: { areFriends(a: string, b: string): Promise<boolean> };
+  /** Kicked after a write that queued events; optional (the relay also polls). */
+  relay?: Pick<OutboxRelay, 'kick'>;
+  now: () => Date;
+  spool: SpoolArea;
+  pending: PendingUploadsRepo;
+  uploadLeaseMs: number;
+  images: ImageQueue;
+  /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
+  variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
+  mytrips: MyTripsCache<MyTripsBody>;
+}

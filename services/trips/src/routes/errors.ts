@@ -1,0 +1,49 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
+import { HttpError, notFound } from '@wayfarer/service-kit';
+import { InvalidTripError, NotFoundError, StaleTripError } from '../domain/errors';
+import { Messages } from '../domain/limits';
+
+const notFoundMessages: Record<NotFoundError['what'], string> = {
+  trip: Messages.tripNotFound,
+  destination: Messages.destinationNotFound,
+  photo: Messages.photoNotFound,
+};
+
+/** What a domain error is in HTTP (anything else as it is). */
+export function httpErrorOf(err: unknown): unknown {
+  if (err instanceof InvalidTripError) return new HttpError(400, err.message);
+  if (err instanceof NotFoundError) return notFound(notFoundMessages[err.what]);
+  if (err instanceof StaleTripError) {
+    return new HttpError(412, TripEditMessages.changedElsewhere, TripEditErrors.changed);
+  }
+  return err;
+}
+
+/** Runs `fn`, its domain errors thrown as HTTP errors (for callbacks run outside a handler). */
+export function withHttpErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw httpErrorOf(err);
+  }
+}
+
+/**
+ * Every route added to `app` after this answers a domain error thrown by its handler as
+ * `httpErrorOf` says (service-kit's error handler writes the `{error, message}`): the domain
+ * and the use cases throw what they refuse in their own words, and this is the one place
+ * saying what each is in HTTP.
+ */
+export function installDomainErrors(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      try {
+        return await handler.call(this, request, reply);
+      } catch (err) {
+        throw httpErrorOf(err);
+      }
+    };
+  });
+}

@@ -1,0 +1,103 @@
+import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { ObjectStore } from '@wayfarer/storage';
+import { checkVersion, type ExpectedVersion, type TripChange } from '../domain/edit';
+import { NotFoundError } from '../domain/errors';
+import { Messages } from '../domain/limits';
+import { isTripId, photoPrefix, type TripDoc } from '../domain/trip';
+import { tripUpdatedEntry } from '../events/outbox';
+import type { ChangeOptions, TripRead, TripsRepo } from '../store/trips';
+
+export interface ChangeTripDeps {
+  trips: TripsRepo;
+  photos: ObjectStore;
+  relay?: Pick<OutboxRelay, 'kick'>;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** How many times a change reads the trip again when a display variant landed in between. */
+const CHANGE_ATTEMPTS = 5;
+
+/** What a change did: the trip after it, and the change (null when there was nothing to do). */
+export interface Changed {
+  trip: TripDoc;
+  change: TripChange | null;
+}
+
+/**
+ * One change to the owner's trip, the way every change goes (an edit, photos added, a photo
+ * removed): read the trip (someone else's, unknown, deleted: NotFoundError), check it is at a
+ * version the client named (`If-Match`: else StaleTripError, nothing changes), compute the
+ * change (pure: `compute` throws what it refuses), then write it with its `trip.updated` in one
+ * update over exactly the state it was computed from (`TripsRepo.applyChange`). When that
+ * state moved only by a display variant being recorded, it reads and computes again; when the
+ * version moved (another change won), the next read's check answers StaleTripError. Once
+ * written, the relay is kicked and the objects of the photos the change took away are removed
+ * (`removeTrashedPhotos`). `write` adds a keyed request's record and filter.
+ */
+export async function changeTrip(
+  deps: ChangeTripDeps,
+  ownerId: string,
+  tripId: string,
+  expected: ExpectedVersion,
+  compute: (trip: TripRead) => TripChange | null,
+  write: Omit<ChangeOptions, 'events'> = {},
+): Promise<Changed> {
+  for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+    const trip = await readOwned(deps, ownerId, tripId);
+    checkVersion(trip, expected);
+    const change = compute(trip);
+    if (!change) return { trip, change: null };
+    const events = [tripUpdatedEntry(change, deps.now())];
+    if (!(await deps.trips.applyChange(trip, change, { ...write, events }))) continue;
+    deps.relay?.kick();
+    await removeTrashedPhotos(deps, tripId, change.removedPhotoIds);
+    return { trip: change.trip, change };
+  }
+  throw new HttpError(503, Messages.busy);
+}
+
+/** The owner's live trip; NotFoundError for anyone else's, an unknown or a malformed id. */
+export async function readOwned(
+  deps: Pick<ChangeTripDeps, 'trips'>,
+  ownerId: string,
+  tripId: string,
+): Promise<TripRead> {
+  const trip = isTripId(tripId) ? await deps.trips.findOwned(tripId, ownerId) : null;
+  if (!trip) throw new NotFoundError('trip');
+  return trip;
+}
+
+/**
+ * Removes the objects of photos a change took away (every variant, under the photo's prefix),
+ * then takes them off the trip's `trashedPhotos`. A failure is logged: what is left in the
+ * trash is removed by the janitor's next run (`resumeTrash`).
+ */
+export async function removeTrashedPhotos(
+  deps: Pick<ChangeTripDeps, 'trips' | 'photos' | 'logger'>,
+  tripId: string,
+  photoIds: readonly string[],
+): Promise<void> {
+  if (photoIds.length === 0) return;
+  try {
+    for (const photoId of photoIds) await deps.photos.removePrefix(photoPrefix(tripId, photoId));
+    await deps.trips.takeOutTrash(tripId, photoIds);
+  } catch (err) {
+    deps.logger.error(
+      { err, tripId },
+      'removed photos not all removed from storage; retried later',
+    );
+  }
+}
+
+/** Most trips one janitor run takes the trash out of. */
+const TRASH_PER_RUN = 100;
+
+/** The janitor's task: the objects of removed photos a failure or a crash left behind. */
+export async function resumeTrash(
+  deps: Pick<ChangeTripDeps, 'trips' | 'photos' | 'logger'>,
+): Promise<number> {
+  const trips = await deps.trips.withTrash(TRASH_PER_RUN);
+  for (const trip of trips) await removeTrashedPhotos(deps, trip._id, trip.trashedPhotos ?? []);
+  return trips.length;
+}
