@@ -15,3 +15,4 @@ export * from './metrics';
 export * from './telemetry/trace';
 export { shutdownTelemetry, tracingActive } from './telemetry/state';
 export * from './idempotency';
+export * from './cursor';
