@@ -3,7 +3,7 @@ import { Client as MinioClient } from 'minio';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { testInfra } from '@wayfarer/test-kit';
+import { collectionsHolding, tablesHolding, testInfra } from '@wayfarer/test-kit';
 
 /**
  * Every store of the e2e stack, scanned generically for text (issue 19's erasure test): every
@@ -38,20 +38,8 @@ export async function storesHolding(texts: readonly string[]): Promise<string[]>
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
-      const { rows: tables } = await client.query<{ name: string }>(
-        `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name
-           FROM information_schema.tables
-          WHERE table_type = 'BASE TABLE'
-            AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-      );
-      for (const { name } of tables) {
-        const { rows } = await client.query(
-          `SELECT 1 FROM ${name} t
-            WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) x WHERE strpos(t::text, x) > 0)
-            LIMIT 1`,
-          [texts],
-        );
-        if (rows.length > 0) found.push(`postgres ${database} ${name}`);
+      for (const table of await tablesHolding(client, texts)) {
+        found.push(`postgres ${database} ${table}`);
       }
     } finally {
       await client.end();
@@ -62,14 +50,8 @@ export async function storesHolding(texts: readonly string[]): Promise<string[]>
   try {
     const { databases: dbs } = await mongo.db('admin').admin().listDatabases();
     for (const { name: dbName } of dbs.filter((d) => d.name.endsWith(`_${namespace}`))) {
-      const db = mongo.db(dbName);
-      for (const { name } of await db.listCollections().toArray()) {
-        for await (const doc of db.collection(name).find({})) {
-          if (holds(JSON.stringify(doc))) {
-            found.push(`mongo ${dbName}.${name}`);
-            break;
-          }
-        }
+      for (const name of await collectionsHolding(mongo.db(dbName), texts)) {
+        found.push(`mongo ${dbName}.${name}`);
       }
     }
   } finally {

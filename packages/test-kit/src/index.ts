@@ -7,3 +7,4 @@ export * from './identity';
 export { infraEnv } from './containers';
 export * from './topic';
 export * from './metrics';
+export * from './scan';

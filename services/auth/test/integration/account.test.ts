@@ -10,7 +10,7 @@ import {
   Topics,
   UserDeleted,
 } from '@wayfarer/contracts';
-import { testKafka, waitForEvents } from '@wayfarer/test-kit';
+import { tablesHolding, testKafka, waitForEvents } from '@wayfarer/test-kit';
 import { JPEG, PNG, TEXT } from '../fixtures';
 import {
   claimsOf,
@@ -321,19 +321,4 @@ describe('DELETE /api/account', () => {
 });
 
 /** Every table of auth's database whose rows, as text, contain `text`. */
-async function tablesNaming(text: string): Promise<string[]> {
-  const { rows: tables } = await h.pool.query<{ name: string }>(
-    `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name
-       FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-  );
-  const found: string[] = [];
-  for (const { name } of tables) {
-    const { rows } = await h.pool.query(
-      `SELECT 1 FROM ${name} t WHERE strpos(t::text, $1) > 0 LIMIT 1`,
-      [text],
-    );
-    if (rows.length > 0) found.push(name);
-  }
-  return found;
-}
+const tablesNaming = (text: string) => tablesHolding(h.pool, [text]);

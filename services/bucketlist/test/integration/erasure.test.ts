@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeEvent, Topics, UserDeleted } from '@wayfarer/contracts';
-import { testKafka } from '@wayfarer/test-kit';
+import { tablesHolding, testKafka } from '@wayfarer/test-kit';
 import { newUserId, startBucketList, type Harness } from './harness';
 
 // issue 19: auth's user.deleted makes bucketlist erase the user's places, itineraries, keys
@@ -18,22 +18,7 @@ const PARIS = { latitude: 48.8566, longitude: 2.3522 };
 const ROME = { latitude: 41.9, longitude: 12.5 };
 
 /** Tables of bucketlist's database with a row whose text contains `text`. */
-async function tablesNaming(text: string): Promise<string[]> {
-  const { rows: tables } = await h.pool.query<{ name: string }>(
-    `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name
-       FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-  );
-  const found: string[] = [];
-  for (const { name } of tables) {
-    const { rows } = await h.pool.query(
-      `SELECT 1 FROM ${name} t WHERE strpos(t::text, $1) > 0 LIMIT 1`,
-      [text],
-    );
-    if (rows.length > 0) found.push(name);
-  }
-  return found;
-}
+const tablesNaming = (text: string) => tablesHolding(h.pool, [text]);
 
 describe('user.deleted', () => {
   it("erases the user's places, itineraries, keys and outbox rows; another's stay", async () => {

@@ -9,7 +9,7 @@ import {
   UserUpdated,
   type SendMessageAck,
 } from '@wayfarer/contracts';
-import { throughGateway } from '@wayfarer/test-kit';
+import { collectionsHolding, throughGateway } from '@wayfarer/test-kit';
 import { emitAck, startChat, type Instance } from './harness';
 
 // issue 19: chat follows auth's user.updated (the name conversations show) and erases on
@@ -51,14 +51,7 @@ async function say(from: string, to: string, text: string) {
 }
 
 /** Collections of chat's database with a document whose JSON contains `text`. */
-async function collectionsNaming(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const { name } of await one.db.listCollections().toArray()) {
-    const docs = await one.db.collection(name).find({}).toArray();
-    if (docs.some((d) => JSON.stringify(d).includes(text))) found.push(name);
-  }
-  return found;
-}
+const collectionsNaming = (text: string) => collectionsHolding(one.db, [text]);
 
 describe('user events', () => {
   it('a new name is what the conversation shows as the sender', async () => {

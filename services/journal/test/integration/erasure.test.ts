@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserDeleted } from '@wayfarer/contracts';
+import { collectionsHolding } from '@wayfarer/test-kit';
 import { readable, startJournal, type Harness } from './harness';
 
 // issue 19: auth's user.deleted makes journal erase the user's entries, destinations and
@@ -14,14 +15,7 @@ afterAll(async () => {
 });
 
 /** Collections of journal's database with a document whose JSON contains `text`. */
-async function collectionsNaming(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const { name } of await h.db.listCollections().toArray()) {
-    const docs = await h.db.collection(name).find({}).toArray();
-    if (docs.some((d) => JSON.stringify(d).includes(text))) found.push(name);
-  }
-  return found;
-}
+const collectionsNaming = (text: string) => collectionsHolding(h.db, [text]);
 
 describe('user.deleted', () => {
   it("erases the user's entries, destinations and friendships; a friend's stay", async () => {

@@ -6,7 +6,7 @@ import {
   UserUpdated,
   type EventEnvelope,
 } from '@wayfarer/contracts';
-import { waitForEvents } from '@wayfarer/test-kit';
+import { tablesHolding, waitForEvents } from '@wayfarer/test-kit';
 import { startSocial, type Harness } from './harness';
 
 // issue 19: social follows auth's user.updated (friends' lists, requests and search show the
@@ -26,22 +26,7 @@ afterAll(async () => {
 const publish = (event: EventEnvelope) => h.publishEnvelope(Topics.authUser, event);
 
 /** Tables of social's database with a row whose text contains `text`. */
-async function tablesNaming(text: string): Promise<string[]> {
-  const { rows: tables } = await h.pool.query<{ name: string }>(
-    `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name
-       FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-  );
-  const found: string[] = [];
-  for (const { name } of tables) {
-    const { rows } = await h.pool.query(
-      `SELECT 1 FROM ${name} t WHERE strpos(t::text, $1) > 0 LIMIT 1`,
-      [text],
-    );
-    if (rows.length > 0) found.push(name);
-  }
-  return found;
-}
+const tablesNaming = (text: string) => tablesHolding(h.pool, [text]);
 
 describe('user.updated', () => {
   it("a friend's list, a request and a search show the new name and picture", async () => {

@@ -9,7 +9,7 @@ import {
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { createProducer } from '@wayfarer/service-kit';
-import { testKafka, waitForEvents } from '@wayfarer/test-kit';
+import { collectionsHolding, testKafka, waitForEvents } from '@wayfarer/test-kit';
 import { png } from '../fixtures';
 import { as, createSimpleTrip, newUserId, startTrips, type Harness } from './harness';
 
@@ -36,14 +36,7 @@ async function publish(event: EventEnvelope) {
 }
 
 /** Collections of trips' database with a document whose JSON contains `text`. */
-async function collectionsNaming(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const { name } of await h.db.listCollections().toArray()) {
-    const docs = await h.db.collection(name).find({}).toArray();
-    if (docs.some((d) => JSON.stringify(d).includes(text))) found.push(name);
-  }
-  return found;
-}
+const collectionsNaming = (text: string) => collectionsHolding(h.db, [text]);
 
 describe('user.deleted', () => {
   it("erases the user's trips, photos and friendships, and announces each trip deleted", async () => {
