@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import type { Pool } from '@wayfarer/service-kit/pg';
+import { notificationRoutes } from './routes/notifications';
+import type { NotificationsStore } from './store/notifications';
+
+export interface NotificationsDeps {
+  logger: Logger;
+  pool: Pool;
+  store: NotificationsStore;
+  /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
+  identityProofSecret: Buffer;
+  /** The clock of the 90-day bound (tests: a later day). */
+  now: () => Date;
+}
+
+/** What the route modules share. */
+export interface NotificationsContext {
+  app: FastifyInstance;
+  store: NotificationsStore;
+  now: () => Date;
+}
+
+/**
+ * The largest body of `POST /api/notifications/read`: 100 UUIDs in JSON are about 4 KiB (the
+ * gateway's cap for JSON routes is larger).
+ */
+const BODY_LIMIT = 16 * 1024;
+
+/** notifications' HTTP app (not listening): what main.ts runs and tests inject into. */
+export function buildApp(deps: NotificationsDeps): FastifyInstance {
+  const app = createHttpApp({
+    name: 'notifications',
+    logger: deps.logger,
+    identityProofSecret: deps.identityProofSecret,
+    bodyLimit: BODY_LIMIT,
+    // the routes need only PostgreSQL (the live push is best effort: its Redis is not a reason
+    // to take the service out of rotation)
+    readiness: { postgres: () => deps.pool.query('SELECT 1') },
+  });
+  notificationRoutes({ app, store: deps.store, now: deps.now });
+  return app;
+}

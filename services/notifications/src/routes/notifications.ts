@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import {
+  MarkNotificationsRead,
+  NotificationLimits,
+  NotificationMessages,
+  type MarkNotificationsReadResponse,
+  type NotificationsResponse,
+} from '@wayfarer/contracts';
+import {
+  badRequest,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  parse,
+  requireUserId,
+} from '@wayfarer/service-kit';
+import type { NotificationsContext } from '../app';
+
+const PageQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, NotificationMessages.badLimit)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, NotificationMessages.badLimit)
+        .max(NotificationLimits.pageMax, NotificationMessages.badLimit),
+    )
+    .optional(),
+  cursor: z.string().optional(),
+});
+
+export function notificationRoutes(ctx: NotificationsContext): void {
+  const { app, store, now } = ctx;
+
+  /** One page of the caller's notifications, newest first, with their unread count. */
+  app.get('/api/notifications', async (request) => {
+    const userId = requireUserId(request);
+    const { limit = NotificationLimits.pageDefault, cursor } = parse(PageQuery, request.query);
+    const after = cursor === undefined ? null : decodeTimeCursor(cursor);
+    if (cursor !== undefined && after === null) throw badRequest(NotificationMessages.badCursor);
+    const page = await store.page(userId, after, limit, now());
+    const body: NotificationsResponse = {
+      notifications: page.notifications,
+      unread: page.unread,
+      nextCursor: page.last ? encodeTimeCursor(page.last) : null,
+    };
+    return body;
+  });
+
+  /** Marks some (`ids`) or all of the caller's notifications read; answers the unread count. */
+  app.post('/api/notifications/read', async (request) => {
+    const userId = requireUserId(request);
+    const parsed = MarkNotificationsRead.safeParse(request.body);
+    if (!parsed.success) throw badRequest(NotificationMessages.badRead);
+    const ids = 'all' in parsed.data ? 'all' : parsed.data.ids;
+    const body: MarkNotificationsReadResponse = {
+      unread: await store.markRead(userId, ids, now()),
+    };
+    return body;
+  });
+}
