@@ -138,7 +138,7 @@ export const SETTINGS_TEXTS = {
   saveFailed: 'The change could not be saved. Please try again.',
   /** What closing erases, as the services do on `user.deleted`. */
   erased: [
-    'your profile, name and picture, and your sign-in',
+    'your profile: name, picture, email and password',
     'your trips, their destinations, photos and journals',
     'your bucket list and itineraries',
     'your friendships and friend requests',

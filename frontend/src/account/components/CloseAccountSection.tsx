@@ -75,13 +75,13 @@ export function CloseAccountSection() {
       <form className="settings-form" noValidate onSubmit={onSubmit}>
         <Field
           ref={passwordRef}
-          label="Password"
+          label="Your password"
           type="password"
           name="password"
           autoComplete="current-password"
           required
           maxLength={AuthLimits.passwordMax}
-          hint="Type your password to confirm it is you."
+          hint="The one you sign in with: it confirms it is you."
           value={state.values.password}
           error={state.errors.password}
           onChange={(event) =>
@@ -110,7 +110,7 @@ export function CloseAccountSection() {
           </>
         }
         confirmLabel={SETTINGS_TEXTS.closeConfirm}
-        cancelLabel="Keep my account"
+        cancelLabel="No, keep it"
         busy={state.saving}
         onConfirm={() => dispatch({ type: 'confirm' })}
         onCancel={() => dispatch({ type: 'cancel' })}
