@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
+import { feedRoutes } from './routes/feed';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
+import type { FeedPages } from './store/feed';
 import type { FriendsPages } from './store/friends-pages';
 import type { SocialStore } from './store/social';
 
@@ -12,6 +14,8 @@ export interface SocialDeps {
   store: SocialStore;
   /** `GET /api/friends`'s pages (cached, the store's query underneath). */
   friendsPages: FriendsPages;
+  /** `GET /api/feed`'s pages (cached, the feed query underneath). */
+  feedPages: FeedPages;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
@@ -23,6 +27,7 @@ export interface SocialContext {
   app: FastifyInstance;
   store: SocialStore;
   friendsPages: FriendsPages;
+  feedPages: FeedPages;
   relay?: Pick<OutboxRelay, 'kick'>;
 }
 
@@ -42,9 +47,11 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
     app,
     store: deps.store,
     friendsPages: deps.friendsPages,
+    feedPages: deps.feedPages,
     relay: deps.relay,
   };
   friendRoutes(ctx);
+  feedRoutes(ctx);
   searchRoutes(ctx);
   return app;
 }

@@ -18,5 +18,14 @@ export const SocialEnv = z.object({
     .int()
     .min(0)
     .default(64 * 1024 * 1024),
+  /**
+   * Bound of the in-memory cache of `GET /api/feed` pages (issue 21), bytes; 0 turns it off. It
+   * hears the same notifications as the friends cache.
+   */
+  FEED_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16 * 1024 * 1024),
 });
 export type SocialEnv = z.infer<typeof SocialEnv>;

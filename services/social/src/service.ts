@@ -1,6 +1,7 @@
 import { cacheMetrics, composeService, groupIds } from '@wayfarer/service-kit';
 import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
+import { FeedPages } from './store/feed';
 import type { SocialEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
@@ -32,31 +33,41 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     // (migration 004) heard on a connection of their own; while it is lost, no cache
     const friendsCache =
       env.FRIENDS_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FRIENDS_CACHE_MAX_BYTES) : null;
-    const friendsListener = friendsCache
-      ? listenPg({
-          connectionString: env.DATABASE_URL,
-          channel: FRIENDS_CHANGED_CHANNEL,
-          applicationName: 'social friends cache',
-          logger,
-          onNotify: (userId) => friendsCache.notify(userId),
-          onListening: () => friendsCache.listening(),
-          onReset: () => friendsCache.reset(),
-        })
-      : null;
+    // GET /api/feed's pages (issue 21): the same rules, the same notifications
+    const feedCache =
+      env.FEED_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FEED_CACHE_MAX_BYTES) : null;
+    const caches = [friendsCache, feedCache].filter((c): c is FriendsCache => c !== null);
+    const friendsListener =
+      caches.length > 0
+        ? listenPg({
+            connectionString: env.DATABASE_URL,
+            channel: FRIENDS_CHANGED_CHANNEL,
+            applicationName: 'social friends cache',
+            logger,
+            onNotify: (userId) => caches.forEach((c) => c.notify(userId)),
+            onListening: () => caches.forEach((c) => c.listening()),
+            onReset: () => caches.forEach((c) => c.reset()),
+          })
+        : null;
     if (friendsListener) onClose(() => friendsListener.close());
-    if (friendsCache) {
+    for (const [name, cache] of [
+      ['friends', friendsCache],
+      ['feed', feedCache],
+    ] as const) {
+      if (!cache) continue;
       onClose(
-        cacheMetrics('friends', () => {
-          const { hits, misses } = friendsCache.stats();
+        cacheMetrics(name, () => {
+          const { hits, misses } = cache.stats();
           return { hit: hits, miss: misses };
         }),
       );
     }
     // a friendship changed through this instance drops the pages at once (read your writes)
     const store = new SocialStore(pool, (userIds) => {
-      for (const id of userIds) friendsCache?.notify(id);
+      for (const id of userIds) caches.forEach((c) => c.notify(id));
     });
     const friendsPages = new FriendsPages(store, friendsCache);
+    const feedPages = new FeedPages(pool, feedCache);
 
     const consumers = startConsumers({
       kafka,
@@ -68,8 +79,16 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     onClose(() => consumers.users.stop());
     onClose(() => consumers.trips.stop());
 
-    const app = buildApp({ logger, pool, store, friendsPages, identityProofSecret, relay });
-    return { app, logger, pool, store, friendsPages, friendsListener, relay, consumers };
+    const app = buildApp({
+      logger,
+      pool,
+      store,
+      friendsPages,
+      feedPages,
+      identityProofSecret,
+      relay,
+    });
+    return { app, logger, pool, store, friendsPages, feedPages, friendsListener, relay, consumers };
   });
 }
 

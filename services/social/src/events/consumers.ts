@@ -8,6 +8,7 @@ import {
   UserDeleted,
   UserRegistered,
   UserUpdated,
+  visibilityOf,
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import {
@@ -61,20 +62,23 @@ export async function applyUserEvent(client: PoolClient, event: EventEnvelope): 
 
 /**
  * `trip.created` adds the trip friends see; `trip.updated` replaces it with its newer version
- * (name, dates, destinations, photos); `trip.deleted` takes it away for good.
+ * (name, dates, destinations, photos, visibility); `trip.deleted` takes it away for good. A
+ * private trip (`visibility`, absent = friends) is kept but never in the feed.
  */
 export async function applyTripEvent(client: PoolClient, event: EventEnvelope): Promise<void> {
   const created = readEvent(TripCreated, event);
   if (created) {
     const { ownerId } = created.payload;
-    await addTrip(client, ownerId, friendTrip(created.payload), new Date(created.occurredAt));
+    const at = new Date(created.occurredAt);
+    await addTrip(client, ownerId, friendTrip(created.payload), at, visibilityOf(created.payload));
     return;
   }
   const updated = readEvent(TripUpdated, event);
   if (updated) {
     const { ownerId, version } = updated.payload;
     const at = new Date(updated.occurredAt);
-    await updateTrip(client, ownerId, friendTrip(updated.payload), version, at);
+    const visibility = visibilityOf(updated.payload);
+    await updateTrip(client, ownerId, friendTrip(updated.payload), version, at, visibility);
     return;
   }
   const deleted = readEvent(TripDeleted, event);

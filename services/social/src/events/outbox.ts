@@ -29,12 +29,13 @@ export async function enqueueFriendRequested(
   await enqueueEvent(client, FriendRequested.topic, makeEvent(FriendRequested, id, request));
 }
 
+/** `by` made the friendship (accepting, or asking one who had asked): notifications tells `b`. */
 export async function enqueueFriendshipCreated(
   client: PoolClient,
-  a: string,
+  by: string,
   b: string,
 ): Promise<void> {
-  const event = makeEvent(FriendshipCreated, friendshipId(a, b), { userIds: pair(a, b) });
+  const event = makeEvent(FriendshipCreated, friendshipId(by, b), { userIds: pair(by, b), by });
   await enqueueEvent(client, FriendshipCreated.topic, event);
 }
 

@@ -152,4 +152,16 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE trips ADD COLUMN version integer NOT NULL DEFAULT 1;
     `,
   },
+  {
+    id: '006_trip_visibility_feed',
+    sql: `
+      -- who may see a trip (trips' events: contracts' TripVisibility, absent = friends), and the
+      -- feed's index (GET /api/feed, issue 21): each friend's shared trips newest first, so a
+      -- page merges one short index range per friend
+      ALTER TABLE trips ADD COLUMN visibility text NOT NULL DEFAULT 'friends'
+        CHECK (visibility IN ('friends', 'private'));
+      CREATE INDEX trips_feed ON trips (owner_id, created_at DESC, id DESC)
+        WHERE NOT deleted AND visibility = 'friends';
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import { DEFAULT_AVATAR } from '@wayfarer/contracts';
+import { DEFAULT_AVATAR, type TripVisibility } from '@wayfarer/contracts';
 import type { PoolClient } from '@wayfarer/service-kit/pg';
 import { searchKey } from '../domain/search';
 import type { friendTrip } from '../domain/trips';
@@ -27,11 +27,20 @@ export async function addTrip(
   ownerId: string,
   trip: ReturnType<typeof friendTrip>,
   createdAt: Date,
+  visibility: TripVisibility = 'friends',
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc, summary) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary, visibility)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (id) DO NOTHING`,
-    [trip.doc._id, ownerId, createdAt, JSON.stringify(trip.doc), JSON.stringify(trip.summary)],
+    [
+      trip.doc._id,
+      ownerId,
+      createdAt,
+      JSON.stringify(trip.doc),
+      JSON.stringify(trip.summary),
+      visibility,
+    ],
   );
 }
 
@@ -54,14 +63,23 @@ export async function updateTrip(
   trip: ReturnType<typeof friendTrip>,
   version: number,
   at: Date,
+  visibility: TripVisibility = 'friends',
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc, summary, version)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary, version, visibility)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, summary = EXCLUDED.summary,
-                                    version = EXCLUDED.version
+                                    version = EXCLUDED.version, visibility = EXCLUDED.visibility
        WHERE NOT trips.deleted AND trips.version < EXCLUDED.version`,
-    [trip.doc._id, ownerId, at, JSON.stringify(trip.doc), JSON.stringify(trip.summary), version],
+    [
+      trip.doc._id,
+      ownerId,
+      at,
+      JSON.stringify(trip.doc),
+      JSON.stringify(trip.summary),
+      version,
+      visibility,
+    ],
   );
 }
 

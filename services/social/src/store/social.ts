@@ -297,7 +297,10 @@ async function pairState(
   return rows[0]!;
 }
 
-/** Both sides become friends; the requests between them are answered (deleted). */
+/**
+ * Both sides become friends; the requests between them are answered (deleted). `a` is the one
+ * whose answer made it (the caller), named in `friendship.created`.
+ */
 async function befriend(client: PoolClient, a: string, b: string): Promise<void> {
   await client.query(
     `DELETE FROM friend_requests

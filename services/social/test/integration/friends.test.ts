@@ -72,7 +72,8 @@ describe('a friend request', () => {
       ['friendship.removed', pair],
     ]);
     expect(events[0]!.payload).toMatchObject({ fromUserId: ann, toUserId: bob });
-    expect(events[1]!.payload).toEqual({ userIds: [ann, bob].sort() });
+    // bob accepted: notifications tells ann (issue 21)
+    expect(events[1]!.payload).toEqual({ userIds: [ann, bob].sort(), by: bob });
   });
 
   it('declined is gone for good, with no friendship and no event', async () => {

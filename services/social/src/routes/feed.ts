@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { SocialLimits, SocialMessages } from '@wayfarer/contracts';
+import {
+  badRequest,
+  decodeTimeCursor,
+  pageLimitParam,
+  parse,
+  requireUserId,
+} from '@wayfarer/service-kit';
+import type { SocialContext } from '../app';
+
+const FeedQuery = z.object({
+  limit: pageLimitParam(SocialLimits.feedPageMax, SocialMessages.badFeedLimit),
+  cursor: z.string().optional(),
+});
+
+export function feedRoutes(ctx: SocialContext): void {
+  const { app } = ctx;
+
+  /**
+   * One page of the feed (contracts' FeedResponse): the caller's friends' shared trips newest
+   * first, from the feed cache, else one query (sent as PostgreSQL wrote it).
+   */
+  app.get('/api/feed', async (request, reply) => {
+    const userId = requireUserId(request);
+    const { limit = SocialLimits.feedPageDefault, cursor } = parse(FeedQuery, request.query);
+    if (cursor !== undefined && decodeTimeCursor(cursor) === null) {
+      throw badRequest(SocialMessages.badFeedCursor);
+    }
+    const page = await ctx.feedPages.get({ userId, afterId: cursor ?? null, limit });
+    return reply.type('application/json; charset=utf-8').send(page.body);
+  });
+}
