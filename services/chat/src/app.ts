@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { conversationRoutes } from './routes/conversation';
+import { inboxRoutes } from './routes/conversations';
 import type { ChatStores } from './store';
 
 export interface ChatDeps {
@@ -13,11 +14,14 @@ export interface ChatDeps {
   identityProofSecret: Buffer;
   /** Extra readiness checks (the adapter's Redis). */
   readiness?: Record<string, () => Promise<unknown>>;
+  /** The clock of read marks (default the real one). */
+  now?: () => Date;
 }
 
 export interface ChatContext {
   app: FastifyInstance;
   stores: ChatStores;
+  now: () => Date;
 }
 
 /** chat's HTTP app (not listening); the socket.io server is attached to its `server`. */
@@ -29,6 +33,8 @@ export function buildApp(deps: ChatDeps): FastifyInstance {
     readiness: { mongo: mongoPing(deps.db), ...deps.readiness },
     fastify: { routerOptions: { maxParamLength: 300 } },
   });
-  conversationRoutes({ app, stores: deps.stores });
+  const ctx: ChatContext = { app, stores: deps.stores, now: deps.now ?? (() => new Date()) };
+  conversationRoutes(ctx);
+  inboxRoutes(ctx);
   return app;
 }

@@ -5,6 +5,8 @@ import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { ChatEnv } from './config';
 import { CONSUMERS, startProjections, type ProjectionOptions } from './events/consumers';
+import { subscribeNotifications } from './events/notifications';
+import { PUBLISHED_TOPICS } from './events/outbox';
 import { isRevokedIn, subscribeRevocations } from './events/revocations';
 import { createSocketServer } from './socket/server';
 import { openStores } from './store';
@@ -13,20 +15,23 @@ import { openStores } from './store';
 export type ChatServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRetryDelayMs'>;
 
 /**
- * chat's composition root: MongoDB stores (messages, users and friendships projections), three
- * Redis connections (the adapter's publisher, which also reads revocation keys; its subscriber;
- * the revocations subscriber), the socket.io server on the app's HTTP server, the projections.
+ * chat's composition root: MongoDB stores (messages with their outbox and its relay, users and
+ * friendships projections, the inbox), three Redis connections (the adapter's publisher, which
+ * also reads revocation keys; its subscriber; the subscriber of revocations and notification
+ * pushes), the socket.io server on the app's HTTP server, the projections.
  * `main.ts` listens with it; the integration tests boot two of it on ephemeral ports. `close()`
  * disconnects this instance's sockets, closes the app, the projections, Redis, then MongoDB.
  */
 export async function createService(env: ChatEnv, options: ChatServiceOptions = {}) {
   return composeService(async (onClose) => {
-    const { logger, identityProofSecret, db, stores, kafka } = await openMongoService({
+    const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
       name: 'chat',
       env,
       stores: openStores,
       // senders' clientIds, kept in their messages (unique index; pruned after 24 h)
       idempotent: (s) => [s.messages.idempotency],
+      // each message's message.sent, in its own document (issue 21)
+      outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.messages.collection] },
       onClose,
     });
 
@@ -54,6 +59,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       pubClient,
       subClient,
       isRevoked: isRevokedIn(pubClient),
+      onStored: () => relay.kick(),
     });
     onClose(socketMetrics(() => sockets.io.of('/').sockets.size));
     // before the HTTP server closes: its upgraded connections would hold it open
@@ -71,6 +77,15 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       },
     });
 
+    // notifications (issue 21), pushed by the notifications service through Redis: this
+    // instance's sockets of the user get each one
+    await subscribeNotifications({
+      subscriber: revocationsClient,
+      logger,
+      onPush: ({ userId, notification, unread }) =>
+        sockets.pushToUser(userId, { notification, unread }),
+    });
+
     const projections = startProjections({
       kafka,
       db,
@@ -82,7 +97,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
     });
     onClose(() => projections.stop());
 
-    return { app, logger, db, stores, projections, sockets };
+    return { app, logger, db, stores, relay, projections, sockets };
   });
 }
 

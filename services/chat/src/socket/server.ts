@@ -8,9 +8,11 @@ import {
   ChatMessages,
   IdempotencyKey,
   IdempotencyMessages,
+  NOTIFICATION_SOCKET_EVENT,
   ReceiveMessage,
   SendMessage,
   type ChatAck,
+  type NotificationPushed,
   type SendMessageAck,
 } from '@wayfarer/contracts';
 import {
@@ -29,6 +31,7 @@ import {
   roomOfCaller,
   roomOfMessage,
 } from '../domain/messages';
+import { messageSentEntry } from '../events/outbox';
 import type { ChatStores } from '../store';
 import type { MessageDoc } from '../store/messages';
 
@@ -43,7 +46,17 @@ export interface SocketDeps {
   subClient: Redis;
   /** Whether a session id is revoked now (`revocations.ts`). */
   isRevoked: (sessionId: string) => Promise<boolean>;
+  /** Called after a message (and its `message.sent` in its outbox) is stored: the relay's kick. */
+  onStored?: () => void;
 }
+
+/**
+ * How long a send waits to learn whether the recipient has a socket in the room on another
+ * instance (the adapter's `fetchSockets` asks every instance through Redis: a millisecond or two
+ * normally). Past it, or on an error, the recipient counts as absent: a notification too many
+ * rather than one missed.
+ */
+export const PRESENCE_TIMEOUT_MS = 250;
 
 interface SocketData {
   userId: string;
@@ -124,6 +137,22 @@ export function createSocketServer(deps: SocketDeps) {
     );
   });
 
+  /**
+   * Whether `userId` has a socket joined to `roomId` now, on this instance or any other (through
+   * the adapter: works with the sharded one); false when that is not known within
+   * `PRESENCE_TIMEOUT_MS`. Never throws.
+   */
+  const inRoom = async (roomId: string, userId: string): Promise<boolean> => {
+    const isUser = (s: { data: unknown }) => (s.data as SocketData | undefined)?.userId === userId;
+    try {
+      if ((await io.in(roomId).local.fetchSockets()).some(isUser)) return true;
+      return (await io.in(roomId).timeout(PRESENCE_TIMEOUT_MS).fetchSockets()).some(isUser);
+    } catch (err) {
+      log.warn({ err }, 'presence unknown: the recipient counts as absent');
+      return false;
+    }
+  };
+
   io.on('connection', (raw) => {
     const socket = raw as unknown as ChatSocket;
     const { userId } = socket.data;
@@ -167,6 +196,9 @@ export function createSocketServer(deps: SocketDeps) {
         // the sender is the authenticated user: the client's `from` is ignored
         const room = roomOfMessage(userId, parsed.data.to);
         if (!room.ok) return ack({ ok: false, error: room.error });
+        // asked beside the friendship check: whether the recipient is in the conversation
+        // now (their `message.sent` says it, for notifications)
+        const recipientInRoom = inRoom(room.roomId, room.otherId);
         if (!(await stores.friendships.areFriends(userId, room.otherId))) {
           return ack({ ok: false, error: ChatMessages.notFriends });
         }
@@ -183,12 +215,15 @@ export function createSocketServer(deps: SocketDeps) {
             .digest();
           claim = { owner: userId, key: clientId, fingerprint };
         }
+        const present = await recipientInRoom;
         const outcome = await stores.messages.idempotency.run(claim, async (stamp) => {
           let answer: RecordedAnswer | null = null;
           const stored = await stores.messages.insert(
             { roomId: room.roomId, senderId: userId, content: text.text, timestamp: new Date() },
             (doc) => stamp((answer = recordedAnswer(200, receiveMessageOf(doc, clientId)))),
+            (doc) => [messageSentEntry(doc, room.otherId, present)],
           );
+          deps.onStored?.();
           const message = receiveMessageOf(stored, clientId);
           return { answer: answer ?? recordedAnswer(200, message), value: message };
         });
@@ -212,6 +247,13 @@ export function createSocketServer(deps: SocketDeps) {
 
   return {
     io,
+    /**
+     * A notification for `userId` (issue 21), emitted to their sockets on this instance (each
+     * instance hears every push: events/notifications.ts).
+     */
+    pushToUser(userId: string, pushed: NotificationPushed): void {
+      io.local.to(userRoom(userId)).emit(NOTIFICATION_SOCKET_EVENT, pushed);
+    },
     /** The sockets of both users (on every instance) leave their room: unfriending ends it. */
     async leaveRoomOf(userIds: [string, string], roomId: string): Promise<void> {
       io.in(userRoom(userIds[0])).socketsLeave(roomId);

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import { InboxStore } from './inbox';
 import { MessagesStore } from './messages';
 import { UsersProjection } from './users';
 
@@ -8,6 +9,8 @@ export interface ChatStores {
   messages: MessagesStore;
   users: UsersProjection;
   friendships: FriendshipProjection;
+  /** Each user's conversations (issue 21), from chat's own `message.sent`. */
+  inbox: InboxStore;
 }
 
 export function createStores(db: Db): ChatStores {
@@ -15,6 +18,7 @@ export function createStores(db: Db): ChatStores {
     messages: new MessagesStore(db),
     users: new UsersProjection(db),
     friendships: new FriendshipProjection(db),
+    inbox: new InboxStore(db),
   };
 }
 

@@ -2,15 +2,19 @@ import { ObjectId, type Db } from 'mongodb';
 import {
   MongoIdempotency,
   WITHOUT_IDEMPOTENCY,
+  withPendingFlag,
+  type OutboxEntry,
   type WithIdempotency,
+  type WithOutbox,
 } from '@wayfarer/service-kit/mongo';
 import type { Cursor } from '../domain/messages';
 
 /**
  * A stored message. `idempotency` (service-kit `WithIdempotency`) is the sender's `clientId`
- * with the ack first answered, written by the insert itself (24 h).
+ * with the ack first answered, written by the insert itself (24 h). `outbox` (service-kit's
+ * MongoDB outbox, issue 21) holds its `message.sent` until the relay has published it.
  */
-export interface MessageDoc extends WithIdempotency {
+export interface MessageDoc extends WithIdempotency, WithOutbox {
   _id: ObjectId;
   /** The conversation: the room id (`roomIdOf` of the two users). */
   roomId: string;
@@ -40,14 +44,18 @@ export class MessagesStore {
   /**
    * Stores a message (acknowledged by the server before this resolves), with `stamp(doc)`: the
    * idempotency record of its `clientId` (`MongoIdempotency.run`), refused as a duplicate key
-   * when the sender's same `clientId` is stored already.
+   * when the sender's same `clientId` is stored already; and `announce(doc)`: its events, in its
+   * outbox (one insert: stored if and only if announced).
    */
   async insert(
-    message: Omit<MessageDoc, '_id' | 'idempotency'>,
+    message: Omit<MessageDoc, '_id' | 'idempotency' | keyof WithOutbox>,
     stamp: (doc: MessageDoc) => WithIdempotency = () => ({}),
+    announce: (doc: MessageDoc) => OutboxEntry[] = () => [],
   ): Promise<MessageDoc> {
     const doc: MessageDoc = { _id: new ObjectId(), ...message };
-    await this.collection.insertOne({ ...doc, ...stamp(doc) });
+    await this.collection.insertOne(
+      withPendingFlag({ ...doc, ...stamp(doc), outbox: announce(doc) }),
+    );
     return doc;
   }
 
