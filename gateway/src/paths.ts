@@ -6,9 +6,9 @@
  *
  * - percent-encoded unreserved characters (RFC 3986 2.3: letters, digits, `-._~`) are decoded;
  *   any other encoding is kept, with upper-case hex (`%c3%a9` -> `%C3%A9`);
- * - an encoded `/` or `\`, an encoded control character (NUL included) or a malformed `%`
- *   escape is refused (400): no route of ours takes one, and each means something different to
- *   different parsers;
+ * - a `\` (encoded or not), an encoded `/`, an encoded control character (NUL included) or a
+ *   malformed `%` escape is refused (400): no route of ours takes one, and each means something
+ *   different to different parsers (a URL parser reads `\` as `/`);
  * - `//` collapses to `/`; `.` segments are removed and `..` segments resolved (RFC 3986 5.2.4),
  *   a `..` above the root is refused;
  * - a trailing `/` is kept (`/socket.io/` is a path of its own); the proxy table matches
@@ -26,6 +26,9 @@ export function normaliseRequestUrl(rawUrl: string): NormalisedPath {
   const query = queryAt === -1 ? '' : rawUrl.slice(queryAt);
   if (!rawPath.startsWith('/')) {
     return { ok: false, message: 'The request path must start with "/".' };
+  }
+  if (rawPath.includes('\\')) {
+    return { ok: false, message: 'The request path has a backslash.' };
   }
   // already canonical (the usual case): nothing encoded, no empty, `.` or `..` segment
   if (!rawPath.includes('%') && !rawPath.includes('//') && !rawPath.includes('/.')) {

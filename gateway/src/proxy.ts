@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { proofPath, REQUEST_ID_HEADER, type IdentityProofMinter } from '@wayfarer/service-kit';
 import {
   countBody,
@@ -11,6 +11,7 @@ import {
   wasRefusedForSize,
 } from './body-limit';
 import type { ChatInstances } from './chat';
+import { Forwarder, withoutHopByHop, type UpstreamFailure } from './forward';
 import { maxBodyBytesFor, PROXY_ROUTES, upstreamMessages, type ServiceName } from './routes';
 import { upstreamHeaders, verifySession, type SessionChecker } from './session';
 import { upstreamConnector } from './upstream-socket';
@@ -35,6 +36,13 @@ const UNAVAILABLE_CODES = new Set([
   'FST_REPLY_FROM_SERVICE_UNAVAILABLE',
   'FST_REPLY_FROM_CONNECT_TIMEOUT',
   'ECONNREFUSED',
+  // undici's own (the gateway's forwarder, `forward.ts`)
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set([
+  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
 ]);
 
 /** The part of a reply the error handler uses (reply-from types it for http1 and http2). */
@@ -47,16 +55,16 @@ interface ErrorReply {
 }
 
 /** 504 for a timeout, 503 when the service cannot be reached, 502 for anything else. */
-function statusOfUpstreamError(error: Error & { code?: string; cause?: unknown }): number {
+function statusOfUpstreamError(error: UpstreamFailure): number {
   const code = error.code ?? '';
-  if (code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT') return 504;
+  if (TIMEOUT_CODES.has(code)) return 504;
   const causeCode = (error.cause as { code?: string } | undefined)?.code ?? '';
   if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODES.has(causeCode)) return 503;
   return /ECONNREFUSED/.test(error.message) ? 503 : 502;
 }
 
 function upstreamError(service: ServiceName) {
-  return (reply: ErrorReply, { error }: { error: Error & { code?: string; cause?: unknown } }) => {
+  return (reply: ErrorReply, { error }: { error: UpstreamFailure }) => {
     // the gateway refused the body itself (its 413 is on its way), or the service's answer is
     // already being streamed: one answer per request, never a second one on top
     if (wasRefusedForSize(reply.request)) return;
@@ -96,65 +104,107 @@ export async function registerProxies(
   proofs: IdentityProofMinter,
   chat: ChatInstances,
 ): Promise<void> {
+  // Every forwarded request carries a proof, public routes too (user empty, client address
+  // set: auth's login throttle keys on it). Bound to the path forwarded, which is the
+  // request's own (each prefix is rewritten to itself). Chat's WebSocket upgrades get the same
+  // headers (`chat.ts`). Called as the request goes upstream: the start of its upstream time.
+  const forwardedHeaders = (
+    service: ServiceName,
+    request: FastifyRequest,
+    headers: Record<string, string | string[] | undefined>,
+  ) => {
+    timings.set(request, { service, startedAt: performance.now() });
+    return upstreamHeaders(
+      headers,
+      {
+        session: request.session,
+        clientIp: request.ip,
+        method: request.method,
+        path: proofPath(request.url),
+      },
+      proofs,
+      { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
+    );
+  };
+  const answered = (request: FastifyRequest) => {
+    markUpstreamAnswered(request);
+    const timing = timings.get(request);
+    if (timing) timing.ms = Math.round((performance.now() - timing.startedAt) * 10) / 10;
+  };
+  // GET and HEAD (no body) through the gateway's own forwarder, one per service (`forward.ts`)
+  const forwarders = new Map<ServiceName, Forwarder>();
+  const forwarderOf = (service: ServiceName) => {
+    let forwarder = forwarders.get(service);
+    if (!forwarder) {
+      const failed = upstreamError(service);
+      forwarder = new Forwarder(upstreams[service], timeoutMs, {
+        answered,
+        failed: (reply, error) => failed(reply, { error }),
+      });
+      forwarders.set(service, forwarder);
+    }
+    return forwarder;
+  };
+  app.addHook('onClose', async () => {
+    await Promise.all([...forwarders.values()].map((f) => f.close()));
+  });
+
   for (const route of PROXY_ROUTES) {
     // chat: any instance that is up, chosen per request (the others: one address each)
     const onChat = route.service === 'chat';
+    const checks = async (request: FastifyRequest, reply: FastifyReply) => {
+      const maxBytes = maxBodyBytesFor(route);
+      if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
+        return refuseBody(request, reply, maxBytes);
+      }
+      if (route.access !== 'public') {
+        // Redis down: 503 where a session is required; logout goes on the signature alone
+        const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
+        request.session = await verifySession(request, sessions, whenStoreDown);
+        if (!request.session && route.access === 'required') {
+          return reply
+            .code(401)
+            .send({ error: 'unauthorized', message: 'You need to be signed in.' });
+        }
+      }
+      // chunked bodies have no declared length: count them as they stream
+      if (request.body instanceof Readable) {
+        request.body = countBody(request, reply, request.body, maxBytes);
+      }
+    };
+    if (!onChat) {
+      const forwarder = forwarderOf(route.service);
+      const handler = (request: FastifyRequest, reply: FastifyReply) => {
+        const headers = forwardedHeaders(route.service, request, request.headers);
+        forwarder.forward(request, reply, withoutHopByHop(headers));
+      };
+      await app.register(
+        async (scope) => {
+          for (const url of ['/', '/*']) {
+            scope.route({ method: ['GET', 'HEAD'], url, preHandler: checks, handler });
+          }
+        },
+        { prefix: route.prefix },
+      );
+    }
     await app.register(proxy, {
       upstream: onChat ? '' : upstreams[route.service],
       ...(onChat ? { handler: replayOnNextChatInstance(chat) } : {}),
       prefix: route.prefix,
       rewritePrefix: route.prefix,
+      // the rest (bodies), and everything of chat's (its replay on the next instance)
+      ...(onChat ? {} : { httpMethods: ['DELETE', 'PATCH', 'POST', 'PUT', 'OPTIONS'] }),
       // undici (reply-from's default client): about half the CPU per request of node:http's;
       // its connections read a service's early answer even when writing the body failed
       undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: upstreamConnector() },
       // its two info lines per request are replaced by the gateway's one access-log line
       disableRequestLogging: true,
-      preHandler: async (request, reply) => {
-        const maxBytes = maxBodyBytesFor(route);
-        if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
-          return refuseBody(request, reply, maxBytes);
-        }
-        if (route.access !== 'public') {
-          // Redis down: 503 where a session is required; logout goes on the signature alone
-          const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
-          request.session = await verifySession(request, sessions, whenStoreDown);
-          if (!request.session && route.access === 'required') {
-            return reply
-              .code(401)
-              .send({ error: 'unauthorized', message: 'You need to be signed in.' });
-          }
-        }
-        // chunked bodies have no declared length: count them as they stream
-        if (request.body instanceof Readable) {
-          request.body = countBody(request, reply, request.body, maxBytes);
-        }
-      },
+      preHandler: (request, reply) => checks(request as FastifyRequest, reply as FastifyReply),
       replyOptions: {
-        // Every forwarded request carries a proof, public routes too (user empty, client
-        // address set: auth's login throttle keys on it). Bound to the path forwarded, which
-        // is the request's own (each prefix is rewritten to itself). Chat's WebSocket upgrades
-        // get the same headers (`chat.ts`).
-        rewriteRequestHeaders: (request, headers) => {
-          // called as the request goes upstream: the start of its upstream time
-          timings.set(request, { service: route.service, startedAt: performance.now() });
-          return upstreamHeaders(
-            headers,
-            {
-              session: request.session,
-              clientIp: request.ip,
-              method: request.method,
-              path: proofPath(request.url),
-            },
-            proofs,
-            { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
-          );
-        },
+        rewriteRequestHeaders: (request, headers) =>
+          forwardedHeaders(route.service, request as FastifyRequest, headers),
         rewriteHeaders: (headers, request) => {
-          if (request) {
-            markUpstreamAnswered(request);
-            const timing = timings.get(request);
-            if (timing) timing.ms = Math.round((performance.now() - timing.startedAt) * 10) / 10;
-          }
+          if (request) answered(request as FastifyRequest);
           // hop-by-hop: the service's connection to the gateway is not the client's (a client
           // asking `Connection: close` must get it, whatever the service's keep-alive said)
           delete headers.connection;

@@ -51,6 +51,8 @@ describe('request path normalisation', () => {
   it('refuses encoded slashes, control characters, malformed escapes and escapes from the root', () => {
     expect(url('/api/trips%2f..%2flogin')).toMatch(/refused: .*encoded slash/);
     expect(url('/api/trips%5Clogin')).toMatch(/refused: .*encoded slash/);
+    expect(url('/api/trips/..\\..\\login')).toMatch(/refused: .*backslash/);
+    expect(url('/api/trips\\x')).toMatch(/refused: .*backslash/);
     expect(url('/api/login%00')).toMatch(/refused: .*control character/);
     expect(url('/api/login%0a')).toMatch(/refused: .*control character/);
     expect(url('/api/%zzogin')).toMatch(/refused: .*malformed/);
