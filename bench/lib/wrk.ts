@@ -20,6 +20,8 @@ export interface WrkResult {
   non2xx: number;
   /** Connect, read, write and timeout errors. */
   errors: number;
+  /** Of `errors`, the timeouts: answers wrk waited more than 2 s for (a busy machine's stall). */
+  timeouts: number;
   /** Latency percentiles in ms (wrk's `--latency` distribution). */
   p50: number;
   p99: number;
@@ -60,6 +62,7 @@ export function parseWrk(output: string): WrkResult {
     requests: Number(requests[1]),
     non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
     errors: errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+    timeouts: errors ? Number(errors[4]) : 0,
     p50: latency('50'),
     p99: latency('99'),
   };
