@@ -54,6 +54,7 @@ const PORTS = {
   chat: 24006,
   chat2: 24016,
   places: 24007,
+  notifications: 24008,
 };
 
 // the soak stack's gateway sits behind "a proxy" on loopback: each user gets its own address

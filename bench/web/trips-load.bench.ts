@@ -33,6 +33,7 @@ const PORTS = {
   chat: 34006,
   chat2: 34016,
   places: 34007,
+  notifications: 34008,
 };
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
 const BYTES_BUDGET = 1_000_000;

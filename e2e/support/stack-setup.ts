@@ -30,6 +30,7 @@ export const E2E_PORTS = {
   chat: 14006,
   chat2: 14016,
   places: 14007,
+  notifications: 14008,
 };
 
 /**

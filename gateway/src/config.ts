@@ -34,6 +34,7 @@ export const GatewayEnv = z.object({
     )
     .pipe(z.array(url).min(1).optional()),
   PLACES_URL: url.default('http://127.0.0.1:4007'),
+  NOTIFICATIONS_URL: url.default('http://127.0.0.1:4008'),
   /** The built frontend (`frontend/dist`); when unset the gateway serves only `/api`. */
   FRONTEND_DIST: z.string().optional(),
   /** Requests per minute per client IP on `/api` (all routes together). */
@@ -88,6 +89,7 @@ export function upstreamUrls(config: GatewayConfig) {
     journal: config.JOURNAL_URL,
     chat: config.CHAT_URL,
     places: config.PLACES_URL,
+    notifications: config.NOTIFICATIONS_URL,
   } as const;
 }
 

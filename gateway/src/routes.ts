@@ -12,6 +12,7 @@ export const SERVICES = [
   'journal',
   'chat',
   'places',
+  'notifications',
 ] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
@@ -97,8 +98,14 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { prefix: '/api/journal', service: 'journal', access: 'required' },
 
   { prefix: '/api/conversation', service: 'chat', access: 'required' },
+  // the inbox (issue 21)
+  { prefix: '/api/conversations', service: 'chat', access: 'required' },
 
   { prefix: '/api/places', service: 'places', access: 'required' },
+
+  // issue 21: the feed of friends' trips, the bell
+  { prefix: '/api/feed', service: 'social', access: 'required' },
+  { prefix: '/api/notifications', service: 'notifications', access: 'required' },
 ];
 
 export function maxBodyBytesFor(route: ProxyRoute): number {

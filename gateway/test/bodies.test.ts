@@ -107,6 +107,7 @@ describe('gateway: request bodies on the wire', () => {
         JOURNAL_URL: service.url,
         CHAT_URL: service.url,
         PLACES_URL: service.url,
+        NOTIFICATIONS_URL: service.url,
       }),
       redis,
       logger: logs.logger,

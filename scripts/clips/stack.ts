@@ -15,6 +15,7 @@ export const CLIPS_PORTS = {
   chat: 24006,
   chat2: 24016,
   places: 24007,
+  notifications: 24008,
 };
 
 /** The newest modification time under `path` (a file or a directory tree). */

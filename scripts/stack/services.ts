@@ -13,6 +13,7 @@ export interface StackPorts {
   chat: number;
   chat2: number;
   places: number;
+  notifications: number;
 }
 
 export const DEFAULT_PORTS: StackPorts = {
@@ -25,6 +26,7 @@ export const DEFAULT_PORTS: StackPorts = {
   chat: 4006,
   chat2: 4016,
   places: 4007,
+  notifications: 4008,
 };
 
 export interface StackContext {
@@ -153,6 +155,19 @@ export const STACK: StackProcess[] = [
     env: (ctx) => common(ctx, ctx.ports.places),
   },
   {
+    name: 'notifications',
+    dir: 'services/notifications',
+    port: (ctx) => ctx.ports.notifications,
+    databases: ['notifications'],
+    env: (ctx, db) => ({
+      ...common(ctx, ctx.ports.notifications),
+      DATABASE_URL: db('notifications'),
+      KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      // the live push: chat's instances relay what is published here to the user's sockets
+      REDIS_URL: ctx.infra.redisUrl,
+    }),
+  },
+  {
     name: 'gateway',
     dir: 'gateway',
     port: (ctx) => ctx.ports.gateway,
@@ -169,6 +184,7 @@ export const STACK: StackProcess[] = [
       CHAT_URL: `http://127.0.0.1:${ctx.ports.chat}`,
       CHAT_URLS: [ctx.ports.chat, ctx.ports.chat2].map((p) => `http://127.0.0.1:${p}`).join(','),
       PLACES_URL: `http://127.0.0.1:${ctx.ports.places}`,
+      NOTIFICATIONS_URL: `http://127.0.0.1:${ctx.ports.notifications}`,
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
       // the e2e journeys sign up dozens of users from one loopback address within a minute, and
       // the fuzz suite sends about two thousand requests in one; the per-address limits

@@ -17,6 +17,7 @@ const PORTS = {
   chat: 44006,
   chat2: 44016,
   places: 44007,
+  notifications: 44008,
 };
 const base = `http://127.0.0.1:${PORTS.gateway}`;
 

@@ -885,7 +885,44 @@ export function fuzzRoutes(): FuzzRoute[] {
           query: ['before', 'limit'],
         }),
     },
+    // ------------------------------------------------------------------ chat's inbox (issue 21)
+    plain('GET /api/conversations', '/api/conversations'),
+    {
+      name: 'POST /api/conversations/:roomId/read',
+      prefix: '/api/conversations',
+      watch: [],
+      request: (w) => {
+        const room = idSegment([w.ids.room, w.ids.strangerRoom, `${w.ids.room}_x`, 'x_y']);
+        return requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.oneof(
+            room.map((r) => `/api/conversations/${r}/read`),
+            under('/api/conversations', room),
+          ),
+        });
+      },
+    },
     // ------------------------------------------------------------------ places
     plain('GET /api/places', '/api/places', ['query', 'limit']),
+    // ------------------------------------------------------------------ issue 21: feed, bell
+    plain('GET /api/feed', '/api/feed', ['cursor', 'limit']),
+    plain('GET /api/notifications', '/api/notifications', ['cursor', 'limit']),
+    {
+      name: 'POST /api/notifications/read',
+      prefix: '/api/notifications',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/notifications/read'),
+          body: fc.oneof(
+            jsonBody(
+              { ids: ['00000000-0000-4000-8000-000000000000'] },
+              { ids: fc.array(nastyString, { maxLength: 3 }) },
+            ),
+            jsonBody({ all: true }, { all: anyJson }),
+          ),
+        }),
+    },
   ];
 }
