@@ -9,7 +9,7 @@ import type { Pool } from '@wayfarer/service-kit/pg';
 import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
 import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
-import { createSessionIssuer, type SessionIssuer } from './domain/token';
+import { createSessionIssuer } from './domain/token';
 import { accountRoutes } from './routes/account';
 import { avatarRoutes } from './routes/avatars';
 import { loginRoute } from './routes/login';
@@ -19,6 +19,7 @@ import { LoginThrottleStore } from './store/redis';
 import { RevocationStore } from './store/revocations';
 import { SessionsStore } from './store/sessions';
 import { UsersRepo } from './store/users';
+import type { AuthContext } from './routes/context';
 
 export interface AuthDeps {
   logger: Logger;
@@ -40,24 +41,6 @@ export interface AuthDeps {
   loginThrottle?: ThrottlePolicy;
   /** How the login slowdown waits; default a real timer (tests may record instead). */
   sleep?: (ms: number) => Promise<void>;
-}
-
-/** What the route modules share. */
-export interface AuthContext {
-  app: FastifyInstance;
-  pool: Pool;
-  redis: Redis;
-  users: UsersRepo;
-  avatars: ObjectStore;
-  spool: SpoolArea;
-  throttle: LoginThrottleStore;
-  throttlePolicy: ThrottlePolicy;
-  revocations: RevocationStore;
-  sessions: SessionsStore;
-  sleep: (ms: number) => Promise<void>;
-  issueSession: SessionIssuer;
-  relay?: Pick<OutboxRelay, 'kick'>;
-  cookieSecure: boolean;
 }
 
 /** The auth service's HTTP app (not listening): what main.ts runs and tests inject into. */

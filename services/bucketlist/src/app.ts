@@ -5,6 +5,7 @@ import type { Pool } from '@wayfarer/service-kit/pg';
 import { bucketListRoutes } from './routes/bucketlist';
 import { itineraryRoutes } from './routes/itinerary';
 import type { ItemsStore } from './store/items';
+import type { BucketListContext } from './routes/context';
 
 export interface BucketListDeps {
   logger: Logger;
@@ -17,14 +18,6 @@ export interface BucketListDeps {
   relay?: Pick<OutboxRelay, 'kick'>;
   /** The clock of manual visits (default the real one). */
   now?: () => Date;
-}
-
-/** What the route modules share. */
-export interface BucketListContext {
-  app: FastifyInstance;
-  items: ItemsStore;
-  relay?: Pick<OutboxRelay, 'kick'>;
-  now: () => Date;
 }
 
 /** The bucketlist service's HTTP app (not listening): what main.ts runs and tests inject into. */

@@ -5,6 +5,7 @@ import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { conversationRoutes } from './routes/conversation';
 import { inboxRoutes } from './routes/conversations';
 import type { ChatStores } from './store';
+import type { ChatContext } from './routes/context';
 
 export interface ChatDeps {
   logger: Logger;
@@ -16,12 +17,6 @@ export interface ChatDeps {
   readiness?: Record<string, () => Promise<unknown>>;
   /** The clock of read marks (default the real one). */
   now?: () => Date;
-}
-
-export interface ChatContext {
-  app: FastifyInstance;
-  stores: ChatStores;
-  now: () => Date;
 }
 
 /** chat's HTTP app (not listening); the socket.io server is attached to its `server`. */

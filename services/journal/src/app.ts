@@ -16,13 +16,6 @@ export interface JournalDeps {
   relay?: Pick<OutboxRelay, 'kick'>;
 }
 
-/** What the route modules share. */
-export interface JournalContext {
-  app: FastifyInstance;
-  stores: JournalStores;
-  relay?: Pick<OutboxRelay, 'kick'>;
-}
-
 /**
  * A journal of 20,000 characters is at most ~120 KB of JSON even fully `\u`-escaped; a longer
  * content below this limit gets the schema's clear 400, anything bigger a 413.

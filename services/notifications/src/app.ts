@@ -14,13 +14,6 @@ export interface NotificationsDeps {
   now: () => Date;
 }
 
-/** What the route modules share. */
-export interface NotificationsContext {
-  app: FastifyInstance;
-  store: NotificationsStore;
-  now: () => Date;
-}
-
 /**
  * The largest body of `POST /api/notifications/read`: 100 UUIDs in JSON are about 4 KiB (the
  * gateway's cap for JSON routes is larger).

@@ -14,13 +14,6 @@ export interface PlacesDeps {
   identityProofSecret: Buffer;
 }
 
-/** What the route modules share. */
-export interface PlacesContext {
-  app: FastifyInstance;
-  /** The index once built, else null. */
-  index: () => PlaceIndex | null;
-}
-
 /** The places service's HTTP app (not listening): what main.ts runs and tests inject into. */
 export function buildApp(deps: PlacesDeps): FastifyInstance {
   let index: PlaceIndex | null = null;

@@ -7,6 +7,7 @@ import { searchRoutes } from './routes/search';
 import type { FeedPages } from './store/feed';
 import type { FriendsPages } from './store/friends-pages';
 import type { SocialStore } from './store/social';
+import type { SocialContext } from './routes/context';
 
 export interface SocialDeps {
   logger: Logger;
@@ -19,15 +20,6 @@ export interface SocialDeps {
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
-  relay?: Pick<OutboxRelay, 'kick'>;
-}
-
-/** What the route modules share. */
-export interface SocialContext {
-  app: FastifyInstance;
-  store: SocialStore;
-  friendsPages: FriendsPages;
-  feedPages: FeedPages;
   relay?: Pick<OutboxRelay, 'kick'>;
 }
 

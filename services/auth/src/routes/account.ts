@@ -15,7 +15,7 @@ import { avatarPrefix, avatarUrl, newAvatarKey } from '../domain/avatar';
 import { revocationExpiresAt } from '../domain/session';
 import { enqueueUserDeleted, enqueueUserUpdated } from '../events/outbox';
 import { recordRevocations, type RevokedSession } from '../store/sessions';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 import { clearSessionCookie } from './cookies';
 import { readPictureForm } from './form';
 import { passwordChecker } from './password-check';

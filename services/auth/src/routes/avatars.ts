@@ -1,7 +1,7 @@
 import { HttpError, requireUserId } from '@wayfarer/service-kit';
 import { sendObject } from '@wayfarer/storage/serve';
 import { parseAvatarKey } from '../domain/avatar';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 
 export function avatarRoutes(ctx: AuthContext): void {
   const { app, avatars } = ctx;

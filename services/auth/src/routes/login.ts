@@ -1,6 +1,6 @@
 import { LoginBody, type LoginResponse } from '@wayfarer/contracts';
 import { HttpError, parse } from '@wayfarer/service-kit';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 import { setSessionCookie } from './cookies';
 import { passwordChecker } from './password-check';
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientIpOf, HttpError } from '@wayfarer/service-kit';
 import { throttleAddress, throttleDecision, throttleMessage } from '../domain/throttle';
 import { RedisUnavailableError } from '../store/redis';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 
 export const LOGIN_UNAVAILABLE_MESSAGE =
   'Login is unavailable right now: the store that guards against password guessing (Redis) cannot be reached. Please try again in a moment.';

@@ -19,7 +19,7 @@ import {
 } from '../domain/registration';
 import { enqueueUserRegistered } from '../events/outbox';
 import { DuplicateEmailError } from '../store/users';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 import { setSessionCookie } from './cookies';
 import { readRegistrationForm } from './form';
 

@@ -2,7 +2,7 @@ import type { ProtectedResponse, UserDetailsResponse } from '@wayfarer/contracts
 import { identityOf, notFound, requireUserId } from '@wayfarer/service-kit';
 import { avatarUrl } from '../domain/avatar';
 import { revocationExpiresAt } from '../domain/session';
-import type { AuthContext } from '../app';
+import type { AuthContext } from './context';
 import { clearSessionCookie } from './cookies';
 
 const SESSION_ID = /^[\w-]{1,128}$/;

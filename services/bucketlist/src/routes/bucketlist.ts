@@ -15,7 +15,7 @@ import {
   sendOutcome,
 } from '@wayfarer/service-kit';
 import { isItemId } from '../domain/visits';
-import type { BucketListContext } from '../app';
+import type { BucketListContext } from './context';
 
 const Params = z.object({ id: z.string() });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BucketListMessages, ItineraryInput, type ItineraryResponse } from '@wayfarer/contracts';
 import { notFound, parse, requireUserId } from '@wayfarer/service-kit';
 import { isItemId } from '../domain/visits';
-import type { BucketListContext } from '../app';
+import type { BucketListContext } from './context';
 
 const Params = z.object({ bucketListId: z.string() });
 

@@ -7,7 +7,7 @@ import {
 } from '@wayfarer/contracts';
 import { HttpError, parse, requireUserId } from '@wayfarer/service-kit';
 import { decodeCursor, encodeCursor, roomOfCaller } from '../domain/messages';
-import type { ChatContext } from '../app';
+import type { ChatContext } from './context';
 
 const Params = z.object({ roomId: z.string().max(300) });
 const Query = z.object({

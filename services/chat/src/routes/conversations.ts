@@ -5,7 +5,7 @@ import {
   type ConversationsResponse,
 } from '@wayfarer/contracts';
 import { HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
-import type { ChatContext } from '../app';
+import type { ChatContext } from './context';
 import { roomOfCaller } from '../domain/messages';
 
 const Params = z.object({ roomId: z.string().max(300) });

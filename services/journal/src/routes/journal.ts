@@ -17,7 +17,7 @@ import {
   type Relation,
 } from '../domain/access';
 import { journalSavedEntry } from '../events/outbox';
-import type { JournalContext } from '../app';
+import type { JournalContext } from './context';
 
 const DestinationId = plainText().regex(DESTINATION_ID_PATTERN, JournalMessages.badDestinationId);
 const Params = z.object({ destinationId: DestinationId });

@@ -13,7 +13,7 @@ import {
   parse,
   requireUserId,
 } from '@wayfarer/service-kit';
-import type { NotificationsContext } from '../app';
+import type { NotificationsContext } from './context';
 
 const PageQuery = z.object({
   limit: z

@@ -1,6 +1,6 @@
 import { HttpError, parse, requireUserId } from '@wayfarer/service-kit';
 import { toPlace } from '../domain/city';
-import type { PlacesContext } from '../app';
+import type { PlacesContext } from './context';
 import { PlacesQuery, type PlacesResponse } from './schema';
 
 export function placesRoutes(ctx: PlacesContext): void {

@@ -7,7 +7,7 @@ import {
   parse,
   requireUserId,
 } from '@wayfarer/service-kit';
-import type { SocialContext } from '../app';
+import type { SocialContext } from './context';
 
 const FeedQuery = z.object({
   limit: pageLimitParam(SocialLimits.feedPageMax, SocialMessages.badFeedLimit),

@@ -20,7 +20,7 @@ import {
   sendOutcome,
   type RecordedAnswer,
 } from '@wayfarer/service-kit';
-import type { SocialContext } from '../app';
+import type { SocialContext } from './context';
 import { decodeFriendsCursor, encodeFriendsCursor } from '../domain/paging';
 import type { AddFriendDecision } from '../domain/requests';
 

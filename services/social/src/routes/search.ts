@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SearchUsersResponse } from '@wayfarer/contracts';
 import { badRequest, parse, requireUserId } from '@wayfarer/service-kit';
-import type { SocialContext } from '../app';
+import type { SocialContext } from './context';
 import { readSearchQuery } from '../domain/search';
 
 // a repeated ?query= is refused by the schema (an array is not a string)
