@@ -17,7 +17,7 @@ import { SharedRateLimiter, type RateDecision } from './rate-limit';
 import { startRevocationCache } from './revocations';
 import { dropRestOfBody } from './body-limit';
 import { compressedBodyMessage, DEFAULT_MAX_BODY_BYTES, maxBodyBytesFor, routeFor } from './routes';
-import { createTokenVerifier, registerSessionDecorator } from './session';
+import { registerSessionDecorator, registerSessionVerifier } from './session';
 import { registerFrontend, spaFallback } from './static';
 
 export interface GatewayDeps {
@@ -188,7 +188,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerSessionDecorator(app);
   const revocations = startRevocationCache(redis, deps.logger);
   app.addHook('onClose', async () => revocations.close());
-  const sessions = { verifyToken: createTokenVerifier(deps.publicKeyPem), revocations, redis };
+  const verifyToken = await registerSessionVerifier(app, deps.publicKeyPem);
+  const sessions = { verifyToken, revocations, redis };
   const proofs = new IdentityProofMinter(deps.identityProofSecret);
   const chat = new ChatInstances(chatSocketUrls(config), app.log);
   app.addHook('onClose', async () => chat.close());

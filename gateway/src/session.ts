@@ -1,4 +1,4 @@
-import { createVerifier } from 'fast-jwt';
+import fastifyJwt, { type VerifyOptions } from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { HttpError, type IdentityProofMinter } from '@wayfarer/service-kit';
@@ -25,31 +25,54 @@ declare module 'fastify' {
   }
 }
 
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: SessionClaims;
+    user: SessionClaims;
+  }
+}
+
 /** Verified tokens kept (each until its expiry): one per active session. */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 export type TokenVerifier = (token: string) => SessionClaims;
 
+/** What every session token must be: auth's algorithm, issuer and audience, and its claims. */
+export const SESSION_VERIFY_OPTIONS = {
+  algorithms: [SESSION_ALGORITHM] as NonNullable<VerifyOptions['algorithms']>,
+  allowedIss: SESSION_ISSUER,
+  allowedAud: SESSION_AUDIENCE,
+  requiredClaims: ['sub', 'jti', 'exp'],
+};
+
 /**
- * The session token verifier, built once: public key only, algorithm pinned, issuer and
- * audience checked, `sub`, `jti` and `exp` required. Verified tokens are kept by their exact
- * text (a Map keyed by the token: a string hash, where fast-jwt's own cache hashed each token
- * with SHA-256 first), so a warm token costs a lookup and an expiry check, not a signature
- * check; an expired one is dropped and verified again (and refused). At most
- * VERIFIED_TOKEN_CACHE_SIZE kept, the oldest dropped first. Revocation is checked per request
- * by the caller, never cached here.
+ * The session token verifier: `@fastify/jwt` registered once with the public key only (it can
+ * never sign) and its options pinned (algorithm, issuer, audience, `sub`, `jti` and `exp`
+ * required), so every verification goes to the one fast-jwt verifier the plugin built at
+ * registration; it is never called with options of its own (that made a verifier per call).
+ *
+ * Verified tokens are kept by their exact text in front of it (`keepVerified`), so a warm token
+ * costs a Map lookup and an expiry check, not a signature check.
  */
-export function createTokenVerifier(
+export async function registerSessionVerifier(
+  app: FastifyInstance,
   publicKeyPem: string,
   now: () => number = Date.now,
-): TokenVerifier {
-  const verify = createVerifier({
-    key: publicKeyPem,
-    algorithms: [SESSION_ALGORITHM],
-    allowedIss: SESSION_ISSUER,
-    allowedAud: SESSION_AUDIENCE,
-    requiredClaims: ['sub', 'jti', 'exp'],
-  }) as TokenVerifier;
+): Promise<TokenVerifier> {
+  await app.register(fastifyJwt, {
+    secret: { public: publicKeyPem },
+    verify: SESSION_VERIFY_OPTIONS,
+  });
+  return keepVerified((token) => app.jwt.verify<SessionClaims>(token), now);
+}
+
+/**
+ * Verified tokens kept by their exact text (a Map keyed by the token: a string hash, where
+ * fast-jwt's own cache hashed each token with SHA-256 first) until their `exp`; an expired one
+ * is dropped and verified again (and refused). At most VERIFIED_TOKEN_CACHE_SIZE kept, the
+ * oldest dropped first. Revocation is checked per request by the caller, never cached here.
+ */
+export function keepVerified(verify: TokenVerifier, now: () => number = Date.now): TokenVerifier {
   const verified = new Map<string, SessionClaims>();
   return (token) => {
     const kept = verified.get(token);

@@ -1,11 +1,16 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SESSION_AUDIENCE, SESSION_ISSUER } from '@wayfarer/contracts';
-import { createTokenVerifier } from '../src/session';
+import { registerSessionVerifier } from '../src/session';
 
-/** The session verifier's own cache of verified tokens (pure: no Redis, no HTTP). */
-describe('createTokenVerifier', () => {
+/** A verifier as the gateway registers it (@fastify/jwt on a Fastify instance of its own). */
+const createTokenVerifier = (publicPem: string, now?: () => number) =>
+  registerSessionVerifier(Fastify(), publicPem, now);
+
+/** The session verifier and its cache of verified tokens (no Redis, no HTTP). */
+describe('registerSessionVerifier', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const publicPem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
   const sign = (expiresInMs: number, key = privateKey, clockTimestamp?: number) =>
@@ -18,9 +23,9 @@ describe('createTokenVerifier', () => {
       clockTimestamp,
     })({ sub: 'user-1', jti: randomUUID() });
 
-  it('answers a token it verified again from what it kept, until the token expires', () => {
+  it('answers a token it verified again from what it kept, until the token expires', async () => {
     let clock = Date.now();
-    const verify = createTokenVerifier(publicPem, () => clock);
+    const verify = await createTokenVerifier(publicPem, () => clock);
     const token = sign(60_000);
     const claims = verify(token);
     expect(claims.sub).toBe('user-1');
@@ -34,15 +39,15 @@ describe('createTokenVerifier', () => {
     expect(again.sub).toBe('user-1');
   });
 
-  it('refuses an expired token', () => {
-    const verify = createTokenVerifier(publicPem);
+  it('refuses an expired token', async () => {
+    const verify = await createTokenVerifier(publicPem);
     const expired = sign(60_000, privateKey, Date.now() - 120_000); // expired a minute ago
     expect(() => verify(expired)).toThrow();
     expect(() => verify(expired)).toThrow(); // and it was not kept
   });
 
-  it('never takes a tampered or foreign token for a kept one', () => {
-    const verify = createTokenVerifier(publicPem);
+  it('never takes a tampered or foreign token for a kept one', async () => {
+    const verify = await createTokenVerifier(publicPem);
     const token = sign(60_000);
     verify(token);
     const [header, payload, signature] = token.split('.');
