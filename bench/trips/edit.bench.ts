@@ -1,0 +1,263 @@
+/**
+ * Editing a trip (issue 19): `PATCH /api/trips/{id}` of a 20-destination trip against
+ * `GET /api/trips/{id}` of the same trip, p95 within 3x.
+ *
+ *   node --import tsx bench/trips/edit.bench.ts
+ *
+ * trips runs in a process of its own (`service.ts`: its composition root, listening on a port,
+ * a fresh database and bucket on the local infra; its outbox relay publishes each change to the
+ * real Kafka as it would in production); this process is the client, over HTTP with keep-alive,
+ * each request carrying a freshly minted gateway identity proof (test-kit `gatewayHeaders`).
+ *
+ * CONNECTIONS trips of 20 destinations (stories of 300-1,500 characters, 2 photos each), one
+ * per connection: each PATCH must name the version it edits (`If-Match`), so each connection
+ * edits its own trip, in turn, with the ETag of its previous answer. A PATCH is what the edit
+ * screen sends for one changed story: the whole list of destinations by `_id`, one of them with
+ * its new story, and the trip's name. What it does: read the trip, check the version, apply the
+ * patch (validated as a new trip), write the trip, its summary and its `trip.updated` in one
+ * update, bump the owner's list version, answer the trip (the relay sends the event meanwhile).
+ * Rounds alternate PATCH and GET of the same trips.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+import type { TripInput } from '@wayfarer/contracts';
+import {
+  dropBucket,
+  dropConsumerGroups,
+  dropMongoDatabase,
+  gatewayHeaders,
+  testInfra,
+  uniqueSuffix,
+} from '@wayfarer/test-kit';
+import {
+  ERASURE_CONSUMER,
+  FRIENDSHIP_CONSUMER,
+  newId,
+  newPhotoId,
+  newTripDoc,
+  type PhotoDoc,
+  SUMMARY_VERSION,
+  tripSummaryJson,
+} from '@wayfarer/trips';
+import { recordBudget } from '../lib/results';
+
+const DESTINATIONS = 20;
+const CONNECTIONS = 4;
+const ROUNDS = 6;
+const REQUESTS_PER_ROUND = 100;
+const BUDGET = 3;
+
+const suffix = uniqueSuffix();
+const MONGO_DB = `bench_edit_${suffix}`;
+const PHOTO_BUCKET = `bench-edit-${suffix}`;
+const KAFKA_GROUP_PREFIX = `bench-${suffix}-`;
+const owner = `bench-editor-${suffix}`;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const port = await freePort();
+const child: ChildProcess = fork(fileURLToPath(new URL('./service.ts', import.meta.url)), {
+  execArgv: ['--import', 'tsx'],
+  env: { ...process.env, MONGO_DB, PHOTO_BUCKET, PORT: String(port), KAFKA_GROUP_PREFIX },
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+await new Promise<void>((resolve, reject) => {
+  child.once('message', () => resolve());
+  child.once('exit', (code) => reject(new Error(`trips exited with ${code}`)));
+});
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+/** One request; its latency, ETag and body (throws on a non-2xx). */
+function call(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ ms: number; etag: string; text: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...gatewayHeaders(method, path, { userId: owner }), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = performance.now() - started;
+          const text = Buffer.concat(chunks).toString();
+          if ((res.statusCode ?? 500) >= 300) {
+            reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+            return;
+          }
+          resolve({ ms, etag: String(res.headers.etag), text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const client = await MongoClient.connect(testInfra().mongoUrl);
+try {
+  // --- the trips, stored as the service's insert stores them ---------------------------------
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const words = Array.from({ length: 400 }, () =>
+    Array.from({ length: 3 + Math.floor(random() * 7) }, () =>
+      String.fromCharCode(97 + Math.floor(random() * 26)),
+    ).join(''),
+  );
+  const story = (n: number) =>
+    Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
+  const photo = (tripId: string): PhotoDoc => {
+    const id = newPhotoId();
+    return {
+      id,
+      original: { key: `${tripId}/${id}/original.jpg`, contentType: 'image/jpeg', bytes: 2e6 },
+      display: { key: `${tripId}/${id}/display.webp`, contentType: 'image/webp', bytes: 3e5 },
+    };
+  };
+  const trips = Array.from({ length: CONNECTIONS }, (_, t) => {
+    const id = newId();
+    const input: TripInput = {
+      name: `Edited trip ${t}`,
+      startDate: '2025-08-01',
+      endDate: '2025-08-30',
+      destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
+        name: `Destination ${d} of trip ${t}, Norway`,
+        latitude: 59 + d / 10,
+        longitude: 10 + t / 100,
+        startDate: '2025-08-01',
+        endDate: '2025-08-04',
+        story: story(50 + ((t * 5 + d) % 5) * 50),
+      })),
+    };
+    return newTripDoc({
+      id,
+      ownerId: owner,
+      input,
+      destinationIds: input.destinations.map(() => newId()),
+      photos: input.destinations.map(() => [photo(id), photo(id)]),
+      now: new Date(),
+    });
+  });
+  await client
+    .db(MONGO_DB)
+    .collection('trips')
+    .insertMany(
+      trips.map((trip) => ({
+        ...trip,
+        summaryJson: tripSummaryJson(trip),
+        summaryVersion: SUMMARY_VERSION,
+        rev: 0,
+      })) as never[],
+    );
+
+  // --- the loops: one per trip, PATCH with the last ETag, or GET -----------------------------
+  const etags = new Map(trips.map((t) => [t._id, '"1"']));
+  let edits = 0;
+  const patchBody = (trip: (typeof trips)[number]) => {
+    const changed = edits++ % DESTINATIONS;
+    return JSON.stringify({
+      name: `Edited trip ${edits}`,
+      destinations: trip.destinations.map((d, i) =>
+        i === changed
+          ? { _id: d._id, story: `${d.story.slice(0, 200)} (edit ${edits})` }
+          : { _id: d._id },
+      ),
+    });
+  };
+  const run = async (kind: 'patch' | 'get', count: number): Promise<number[]> => {
+    const latencies: number[] = [];
+    let left = count;
+    await Promise.all(
+      trips.map(async (trip) => {
+        const path = `/api/trips/${trip._id}`;
+        while (left-- > 0) {
+          const answer =
+            kind === 'get'
+              ? await call('GET', path)
+              : await call(
+                  'PATCH',
+                  path,
+                  { 'content-type': 'application/json', 'if-match': etags.get(trip._id)! },
+                  patchBody(trip),
+                );
+          if (kind === 'patch') etags.set(trip._id, answer.etag);
+          latencies.push(answer.ms);
+        }
+      }),
+    );
+    return latencies;
+  };
+
+  const first = await call('GET', `/api/trips/${trips[0]!._id}`);
+  console.log(
+    `trip edit benchmark (Node ${process.version}), trips on port ${port}: ` +
+      `${DESTINATIONS} destinations, GET /api/trips/{id} ${first.text.length} bytes`,
+  );
+  await run('get', 100); // warm-up
+  await run('patch', 100);
+  const patchMs: number[] = [];
+  const getMs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['patch', 'get'] as const) : (['get', 'patch'] as const);
+    for (const kind of order) {
+      (kind === 'patch' ? patchMs : getMs).push(...(await run(kind, REQUESTS_PER_ROUND)));
+    }
+  }
+  const versions = [...etags.values()].join(' ');
+  console.log(
+    `PATCH p50 ${ms(percentile(patchMs, 50))} p95 ${ms(percentile(patchMs, 95))}; ` +
+      `GET p50 ${ms(percentile(getMs, 50))} p95 ${ms(percentile(getMs, 95))}; ` +
+      `versions now ${versions}; load average ${loadavg()[0]!.toFixed(1)}`,
+  );
+  recordBudget({
+    name: 'PATCH /api/trips/{id} (20 destinations) p95 / GET /api/trips/{id} p95',
+    figure: percentile(patchMs, 95),
+    baseline: percentile(getMs, 95),
+    unit: 'ms',
+    budget: { ratioAtMost: BUDGET },
+    note:
+      `${patchMs.length} requests each, ${CONNECTIONS} connections (one trip each, each PATCH ` +
+      `with the ETag of the last), alternating rounds; PATCH p50 ${ms(percentile(patchMs, 50))}, ` +
+      `GET p50 ${ms(percentile(getMs, 50))}; load average ${loadavg()[0]!.toFixed(1)}`,
+  });
+} finally {
+  agent.destroy();
+  await client.close();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  await dropMongoDatabase(MONGO_DB).catch(() => undefined);
+  await dropBucket(PHOTO_BUCKET).catch(() => undefined);
+  await dropConsumerGroups(
+    [FRIENDSHIP_CONSUMER, ERASURE_CONSUMER].map((name) => `${KAFKA_GROUP_PREFIX}${name}`),
+  ).catch(() => undefined);
+}
