@@ -228,6 +228,7 @@ export function Component() {
         submitLabel={TRIP_EDIT_TEXTS.save}
         cancelTo={`/trip/${id}`}
         listNote={TRIP_EDIT_TEXTS.savedRemoval}
+        listFirst
         alert={conflictAlert}
         saved={{
           onRemoveSaved: (entry, url, index) =>

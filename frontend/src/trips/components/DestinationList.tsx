@@ -1,4 +1,4 @@
-import { storyPreview } from '@wayfarer/contracts';
+import { storyPreview, TripLimits } from '@wayfarer/contracts';
 import { useId, useState, type Ref } from 'react';
 import { CalendarIcon, CloseSmallIcon, EditIcon } from '../../components/icons';
 import { formatDateRange } from '../../map/format';
@@ -66,7 +66,7 @@ function DestinationItem({
   const dates = formatDateRange(entry.startDate, entry.endDate);
   const withPicker = entry.id !== undefined && saved !== undefined;
   return (
-    <li className="draft-item">
+    <li className={`draft-item${withPicker ? ' draft-item--saved' : ''}`}>
       <div className="draft-head">
         <div className="draft-title">
           <span className="destination-name">{entry.name}</span>
@@ -81,7 +81,8 @@ function DestinationItem({
           <button
             type="button"
             className="icon-button"
-            aria-label={`Edit dates and story of ${entry.name}`}
+            // the destination's name only: 'story' in it would answer to the builder's Story label too
+            aria-label={`Edit ${entry.name}`}
             title={open ? 'Done editing' : 'Edit dates and story'}
             aria-expanded={open}
             aria-controls={open ? detailsId : undefined}
@@ -127,6 +128,7 @@ function DestinationItem({
           tripBytes={saved.tripBytes}
           onChosen={(files) => saved.onChosen(entry, files)}
           onRemove={(file) => saved.onDropped(entry, file)}
+          hint={`${entry.saved.length + entry.photos.length} of ${TripLimits.photosPerDestinationMax} photos · JPEG, PNG, WebP or GIF`}
         >
           <SavedPhotos entry={entry} onRemoveSaved={saved.onRemoveSaved} />
         </PhotoPicker>

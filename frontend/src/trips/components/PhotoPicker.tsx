@@ -19,6 +19,7 @@ export function PhotoPicker({
   tripBytes,
   onChosen,
   onRemove,
+  hint,
   children,
 }: {
   label?: string;
@@ -30,6 +31,8 @@ export function PhotoPicker({
   tripBytes: number;
   onChosen: (files: File[]) => void;
   onRemove: (file: File) => void;
+  /** The line beside the button (default: the types and limits). */
+  hint?: ReactNode;
   /** Shown between the picker and the chosen photos (the saved photos, on the edit screen). */
   children?: ReactNode;
 }) {
@@ -61,10 +64,14 @@ export function PhotoPicker({
           {buttonText}
         </label>
         <span id={`${id}-hint`} className="field-hint">
-          JPEG, PNG, WebP or GIF · up to {mb(TripLimits.photoMaxBytes)} MB each ·{' '}
-          {TripLimits.photosPerDestinationMax} per destination ·{' '}
-          {mb(TripLimits.photosTotalMaxBytes)} MB per trip
-          {tripBytes > 0 ? ` (${formatBytes(tripBytes)} chosen)` : ''}
+          {hint ?? (
+            <>
+              JPEG, PNG, WebP or GIF · up to {mb(TripLimits.photoMaxBytes)} MB each ·{' '}
+              {TripLimits.photosPerDestinationMax} per destination ·{' '}
+              {mb(TripLimits.photosTotalMaxBytes)} MB per trip
+              {tripBytes > 0 ? ` (${formatBytes(tripBytes)} chosen)` : ''}
+            </>
+          )}
         </span>
       </div>
       <PhotoThumbs photos={photos} urls={urls} onRemove={onRemove} />

@@ -41,6 +41,7 @@ export function TripForm({
   saved,
   alert,
   listNote,
+  listFirst = false,
 }: {
   state: TripFormState;
   dispatch: Dispatch<TripFormAction>;
@@ -54,6 +55,8 @@ export function TripForm({
   alert?: ReactNode;
   /** A line under the Destinations heading. */
   listNote?: string;
+  /** The destinations before the builder (the edit screen: what is saved comes first). */
+  listFirst?: boolean;
 }) {
   const uploading = state.sending !== null;
   const placeRef = useRef<HTMLDivElement>(null);
@@ -109,6 +112,28 @@ export function TripForm({
     if (target.closest('.destination-builder')) dispatch({ type: 'add-destination' });
   };
 
+  const builderCard = (
+    <DestinationBuilder
+      builder={state.builder}
+      range={builderRange(state)}
+      urls={urls}
+      tripBytes={tripBytes}
+      placeRef={placeRef}
+      dispatch={dispatch}
+    />
+  );
+  const list = (
+    <DestinationList
+      destinations={state.destinations}
+      urls={urls}
+      headingRef={listHeadingRef}
+      onRemove={(key) => dispatch({ type: 'remove-destination', key })}
+      onField={(key, field, value) => dispatch({ type: 'destination-field', key, field, value })}
+      saved={saved ? { ...saved, tripBytes } : undefined}
+      note={listNote}
+    />
+  );
+
   return (
     <form className="trip-form" onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <fieldset className="form-fieldset" disabled={uploading}>
@@ -131,26 +156,9 @@ export function TripForm({
           />
         </div>
 
-        <DestinationBuilder
-          builder={state.builder}
-          range={builderRange(state)}
-          urls={urls}
-          tripBytes={tripBytes}
-          placeRef={placeRef}
-          dispatch={dispatch}
-        />
-
-        <DestinationList
-          destinations={state.destinations}
-          urls={urls}
-          headingRef={listHeadingRef}
-          onRemove={(key) => dispatch({ type: 'remove-destination', key })}
-          onField={(key, field, value) =>
-            dispatch({ type: 'destination-field', key, field, value })
-          }
-          saved={saved ? { ...saved, tripBytes } : undefined}
-          note={listNote}
-        />
+        {listFirst ? list : null}
+        {builderCard}
+        {listFirst ? null : list}
       </fieldset>
       <p className="visually-hidden" aria-live="polite">
         {state.announcement}
