@@ -110,7 +110,8 @@ export const MarkNotificationsReadResponse = z.object({ unread: z.number().int()
 export type MarkNotificationsReadResponse = z.infer<typeof MarkNotificationsReadResponse>;
 
 export const NotificationMessages = {
-  badLimit: `limit must be a whole number from 1 to ${NotificationLimits.pageMax}.`,
+  /** After the parameter's name: `limit: must be ...` (service-kit names the field). */
+  badLimit: `must be a whole number from 1 to ${NotificationLimits.pageMax}.`,
   badCursor: 'Invalid cursor: send back the nextCursor of the previous page.',
   badRead: `Send {"ids": [...]} (1 to ${NotificationLimits.readIdsMax} notification ids) or {"all": true}.`,
 } as const;

@@ -88,7 +88,8 @@ export const SocialMessages = {
   destinationNotFound: 'Destination not found.',
   badFriendsLimit: `limit must be a whole number from 1 to ${SocialLimits.friendsPageMax}.`,
   badFriendsCursor: 'Invalid cursor: send back the x-next-cursor of the previous page.',
-  badFeedLimit: `limit must be a whole number from 1 to ${SocialLimits.feedPageMax}.`,
+  /** After the parameter's name: `limit: must be ...` (service-kit names the field). */
+  badFeedLimit: `must be a whole number from 1 to ${SocialLimits.feedPageMax}.`,
   badFeedCursor: 'Invalid cursor: send back the nextCursor of the previous page.',
   queryTooLong: `Search query must be at most ${SocialLimits.searchQueryMax} characters.`,
 } as const;

@@ -10,24 +10,14 @@ import {
   badRequest,
   decodeTimeCursor,
   encodeTimeCursor,
+  pageLimitParam,
   parse,
   requireUserId,
 } from '@wayfarer/service-kit';
 import type { NotificationsContext } from './context';
 
 const PageQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, NotificationMessages.badLimit)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, NotificationMessages.badLimit)
-        .max(NotificationLimits.pageMax, NotificationMessages.badLimit),
-    )
-    .optional(),
+  limit: pageLimitParam(NotificationLimits.pageMax, NotificationMessages.badLimit),
   cursor: z.string().optional(),
 });
 
