@@ -31,3 +31,16 @@ export function decodeTimeCursor(cursor: string): TimeCursor | null {
     return null;
   }
 }
+
+/**
+ * A page size query parameter (`?limit=`): a whole number from 1 to `max`, else 400 with
+ * `message`; optional (the route has its default).
+ */
+export function pageLimitParam(max: number, message: string) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,4}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(1, message).max(max, message))
+    .optional();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTimeCursor, encodeTimeCursor } from '../src/cursor';
+import { decodeTimeCursor, encodeTimeCursor, pageLimitParam } from '../src/cursor';
 
 describe('time cursor', () => {
   it('gives back the time and id it was made of', () => {
@@ -24,5 +24,19 @@ describe('time cursor', () => {
     ['too long', 'A'.repeat(401)],
   ])('refuses %s', (_, cursor) => {
     expect(decodeTimeCursor(cursor)).toBeNull();
+  });
+});
+
+describe('page limit parameter', () => {
+  const limit = pageLimitParam(50, 'bad limit');
+  it('takes 1 to max, or nothing', () => {
+    expect(limit.parse('1')).toBe(1);
+    expect(limit.parse('50')).toBe(50);
+    expect(limit.parse(undefined)).toBeUndefined();
+  });
+  it.each(['0', '51', '-1', '1.5', 'ten', '', '00001'])('refuses %j with the message', (v) => {
+    const result = limit.safeParse(v);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('bad limit');
   });
 });
