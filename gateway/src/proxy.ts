@@ -13,10 +13,16 @@ import {
 import type { ChatInstances } from './chat';
 import { Forwarder, withoutHopByHop, type UpstreamFailure } from './forward';
 import { maxBodyBytesFor, PROXY_ROUTES, upstreamMessages, type ServiceName } from './routes';
-import { upstreamHeaders, verifySession, type SessionChecker } from './session';
+import {
+  checkSession,
+  upstreamHeaders,
+  type SessionChecker,
+  type VerifiedSession,
+} from './session';
 import { upstreamConnector } from './upstream-socket';
 
 type ProxyHandler = NonNullable<FastifyHttpProxyOptions['handler']>;
+type HookDone = (err?: Error) => void;
 
 /** Which service a request went to, and how long it took to answer (its response headers). */
 export interface UpstreamTiming {
@@ -152,24 +158,44 @@ export async function registerProxies(
   for (const route of PROXY_ROUTES) {
     // chat: any instance that is up, chosen per request (the others: one address each)
     const onChat = route.service === 'chat';
-    const checks = async (request: FastifyRequest, reply: FastifyReply) => {
-      const maxBytes = maxBodyBytesFor(route);
-      if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
-        return refuseBody(request, reply, maxBytes);
-      }
-      if (route.access !== 'public') {
-        // Redis down: 503 where a session is required; logout goes on the signature alone
-        const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
-        request.session = await verifySession(request, sessions, whenStoreDown);
-        if (!request.session && route.access === 'required') {
-          return reply
-            .code(401)
-            .send({ error: 'unauthorized', message: 'You need to be signed in.' });
-        }
+    // Before forwarding: the body cap, the session, a chunked body counted. A callback hook:
+    // no promise per request unless Redis must be asked about a revocation.
+    const maxBytes = maxBodyBytesFor(route);
+    // Redis down: 503 where a session is required; logout goes on the signature alone
+    const whenStoreDown = route.access === 'optional' ? 'trust-signature' : 'refuse';
+    const proceed = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: HookDone,
+      session: VerifiedSession | null,
+    ) => {
+      request.session = session;
+      if (!session && route.access === 'required') {
+        void reply.code(401).send({ error: 'unauthorized', message: 'You need to be signed in.' });
+        return;
       }
       // chunked bodies have no declared length: count them as they stream
       if (request.body instanceof Readable) {
         request.body = countBody(request, reply, request.body, maxBytes);
+      }
+      done();
+    };
+    const checks = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+      if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
+        refuseBody(request, reply, maxBytes);
+        return;
+      }
+      if (route.access === 'public') return proceed(request, reply, done, null);
+      let session: ReturnType<typeof checkSession>;
+      try {
+        session = checkSession(request, sessions, whenStoreDown);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (session instanceof Promise) {
+        session.then((s) => proceed(request, reply, done, s), done);
+      } else {
+        proceed(request, reply, done, session);
       }
     };
     if (!onChat) {
@@ -199,7 +225,8 @@ export async function registerProxies(
       undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: upstreamConnector() },
       // its two info lines per request are replaced by the gateway's one access-log line
       disableRequestLogging: true,
-      preHandler: (request, reply) => checks(request as FastifyRequest, reply as FastifyReply),
+      preHandler: (request, reply, done) =>
+        checks(request as FastifyRequest, reply as FastifyReply, done),
       replyOptions: {
         rewriteRequestHeaders: (request, headers) =>
           forwardedHeaders(route.service, request as FastifyRequest, headers),

@@ -145,6 +145,18 @@ export async function verifySession(
   checker: SessionChecker,
   whenStoreDown: 'refuse' | 'trust-signature' = 'refuse',
 ): Promise<VerifiedSession | null> {
+  return checkSession(request, checker, whenStoreDown);
+}
+
+/**
+ * `verifySession` without a promise when none is needed: the session (or null) at once when
+ * the local revocation copy answers (the usual case), a promise only when Redis must be asked.
+ */
+export function checkSession(
+  request: FastifyRequest,
+  checker: SessionChecker,
+  whenStoreDown: 'refuse' | 'trust-signature' = 'refuse',
+): VerifiedSession | null | Promise<VerifiedSession | null> {
   const token = sessionCookieOf(request.headers.cookie);
   if (!token) return null;
   let claims: SessionClaims;
@@ -155,19 +167,36 @@ export async function verifySession(
     return null;
   }
   const session = { userId: claims.sub, sessionId: claims.jti, expires: claims.exp };
-  let revoked = checker.revocations.isRevoked(claims.jti);
-  if (revoked === undefined) {
-    try {
-      revoked = (await checker.redis.exists(revokedSessionKey(claims.jti))) > 0;
-    } catch (err) {
-      // Redis fails fast (redis.ts): the answer is immediate either way
-      request.log.warn({ err: (err as Error).message }, 'session store unavailable');
-      if (whenStoreDown === 'trust-signature') return session;
-      throw new HttpError(503, SESSION_STORE_UNAVAILABLE_MESSAGE, 'service_unavailable');
-    }
+  const revoked = checker.revocations.isRevoked(claims.jti);
+  if (revoked === undefined) return askRedis(request, checker, session, whenStoreDown);
+  return unlessRevoked(request, session, revoked);
+}
+
+async function askRedis(
+  request: FastifyRequest,
+  checker: SessionChecker,
+  session: VerifiedSession,
+  whenStoreDown: 'refuse' | 'trust-signature',
+): Promise<VerifiedSession | null> {
+  let revoked: boolean;
+  try {
+    revoked = (await checker.redis.exists(revokedSessionKey(session.sessionId))) > 0;
+  } catch (err) {
+    // Redis fails fast (redis.ts): the answer is immediate either way
+    request.log.warn({ err: (err as Error).message }, 'session store unavailable');
+    if (whenStoreDown === 'trust-signature') return session;
+    throw new HttpError(503, SESSION_STORE_UNAVAILABLE_MESSAGE, 'service_unavailable');
   }
+  return unlessRevoked(request, session, revoked);
+}
+
+function unlessRevoked(
+  request: FastifyRequest,
+  session: VerifiedSession,
+  revoked: boolean,
+): VerifiedSession | null {
   if (revoked) {
-    request.log.debug({ jti: claims.jti }, 'rejected revoked session');
+    request.log.debug({ jti: session.sessionId }, 'rejected revoked session');
     return null;
   }
   return session;
