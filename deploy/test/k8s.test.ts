@@ -922,6 +922,20 @@ describe('rendered with kustomize', () => {
     }
   });
 
+  it('prod: every image pinned to a version tag or a digest, never latest', () => {
+    const deployments = byKind(render('overlays/prod'), 'Deployment');
+    const images = deployments.flatMap((d) =>
+      (d.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? ''),
+    );
+    expect(deployments.length).toBeGreaterThan(0);
+    expect(images.length).toBeGreaterThanOrEqual(deployments.length);
+    for (const image of images) {
+      const digest = /@sha256:[0-9a-f]{64}$/.test(image);
+      const tag = /:([\w][\w.-]{0,127})$/.exec(image.replace(/^[^/]*:\d+\//, ''))?.[1];
+      expect(digest || (tag !== undefined && tag !== 'latest'), image).toBe(true);
+    }
+  });
+
   it('dev: the tracing component runs Jaeger (official image) and every app sends it traces', () => {
     const objects = render('overlays/dev');
     const jaeger = byKind(objects, 'Deployment').find((d) => appOf(d) === 'jaeger');
