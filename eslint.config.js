@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layering } from './eslint.layering.js';
 
 export default tseslint.config(
   {
@@ -24,4 +25,6 @@ export default tseslint.config(
     files: ['frontend/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // pure domain/, workspaces imported through their package exports (eslint.layering.js)
+  ...layering,
 );

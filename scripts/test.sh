@@ -30,6 +30,7 @@ bash deploy/test/k8s-tools.sh >/dev/null || fail "deploy/test/k8s-tools.sh"
 
 step "lint and format check"
 npx eslint . || fail "eslint"
+npm run cycles --silent || fail "import cycles (npm run cycles: .dependency-cruiser.cjs)"
 npx prettier --check . >/dev/null || { npx prettier --check . || true; fail "prettier (run npm run format)"; }
 
 step "type check"

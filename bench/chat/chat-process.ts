@@ -20,11 +20,8 @@ import { Server } from 'socket.io';
 import { CHAT_SOCKET_PATH, ChatEvents } from '@wayfarer/contracts';
 import { createLogger, loadConfig, loadIdentityProofSecret } from '@wayfarer/service-kit';
 import { testServiceEnv } from '@wayfarer/test-kit';
-import { buildApp } from '../../gateway/src/app';
-import { loadGatewayConfig } from '../../gateway/src/config';
-import { connectRedis } from '../../gateway/src/redis';
-import { ChatEnv } from '../../services/chat/src/config';
-import { createService } from '../../services/chat/src/service';
+import { buildApp, connectRedis, loadGatewayConfig } from '@wayfarer/gateway';
+import { ChatEnv, createService } from '@wayfarer/chat';
 
 if (!process.send) throw new Error('run by delivery.bench.ts (with IPC)');
 const role = process.env.ROLE;

@@ -39,7 +39,7 @@ import {
   TEST_IDENTITY_PROOF_SECRET,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { CONSUMERS } from '../../services/chat/src/events/consumers';
+import { CONSUMERS } from '@wayfarer/chat';
 import { recordBudget } from '../lib/results';
 import {
   quantile,

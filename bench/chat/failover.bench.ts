@@ -30,8 +30,8 @@ import {
   TEST_IDENTITY_PROOF_SECRET,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { CHAT_PROBE_INTERVAL_MS } from '../../gateway/src/chat';
-import { CONSUMERS } from '../../services/chat/src/events/consumers';
+import { CHAT_PROBE_INTERVAL_MS } from '@wayfarer/gateway';
+import { CONSUMERS } from '@wayfarer/chat';
 import { recordBudget } from '../lib/results';
 import {
   quantile,

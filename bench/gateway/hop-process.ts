@@ -24,11 +24,8 @@ import {
 } from '@wayfarer/service-kit';
 import { loadVerifyKey, publicKeyPem } from '@wayfarer/service-kit/keys';
 import { testServiceEnv } from '@wayfarer/test-kit';
-import { buildApp } from '../../gateway/src/app';
-import { loadGatewayConfig } from '../../gateway/src/config';
-import { connectRedis } from '../../gateway/src/redis';
-import { AuthEnv } from '../../services/auth/src/config';
-import { createService } from '../../services/auth/src/service';
+import { buildApp, connectRedis, loadGatewayConfig } from '@wayfarer/gateway';
+import { AuthEnv, createService } from '@wayfarer/auth';
 
 if (!process.send) throw new Error('run by hop.bench.ts (with IPC)');
 const role = process.env.ROLE;

@@ -15,7 +15,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import Fastify from 'fastify';
 import { SESSION_AUDIENCE, SESSION_ISSUER, type SessionClaims } from '@wayfarer/contracts';
-import { registerSessionVerifier, SESSION_VERIFY_OPTIONS } from '../../gateway/src/session';
+import { registerSessionVerifier, SESSION_VERIFY_OPTIONS } from '@wayfarer/gateway';
 import { recordBudget } from '../lib/results';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);

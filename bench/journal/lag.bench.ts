@@ -22,9 +22,7 @@ import {
   throughGateway,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { JournalEnv } from '../../services/journal/src/config';
-import { CONSUMERS } from '../../services/journal/src/events/consumers';
-import { createService } from '../../services/journal/src/service';
+import { CONSUMERS, createService, JournalEnv } from '@wayfarer/journal';
 import { recordBudget } from '../lib/results';
 
 const WARMUP = 5;

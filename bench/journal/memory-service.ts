@@ -7,8 +7,7 @@
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { loadConfig, serveService } from '@wayfarer/service-kit';
 import { testServiceEnv } from '@wayfarer/test-kit';
-import { JournalEnv } from '../../services/journal/src/config';
-import { createService } from '../../services/journal/src/service';
+import { createService, JournalEnv } from '@wayfarer/journal';
 
 type Request = { id: number; kind: 'measure' } | { id: number; kind: 'snapshot'; path: string };
 

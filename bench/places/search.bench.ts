@@ -12,12 +12,14 @@
  */
 import { createLogger } from '@wayfarer/service-kit';
 import { TEST_IDENTITY_PROOF_SECRET, throughGateway } from '@wayfarer/test-kit';
-import { buildApp } from '../../services/places/src/app';
-import { type City } from '../../services/places/src/domain/city';
-import { LinearSearch } from '../../services/places/src/domain/linear-search';
-import { normalise } from '../../services/places/src/domain/normalise';
-import { buildPlaceIndex } from '../../services/places/src/domain/place-index';
-import { loadCities } from '../../services/places/src/store/cities';
+import {
+  buildApp,
+  buildPlaceIndex,
+  type City,
+  LinearSearch,
+  loadCities,
+  normalise,
+} from '@wayfarer/places';
 import { recordBudget } from '../lib/results';
 
 const SEED = 42;

@@ -19,10 +19,7 @@
 import { FRIENDS_NEXT_CURSOR_HEADER, IdentityHeaders, SocialLimits } from '@wayfarer/contracts';
 import { loadConfig } from '@wayfarer/service-kit';
 import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
-import { SocialEnv } from '../../services/social/src/config';
-import { friendTrip } from '../../services/social/src/domain/trips';
-import { SocialStore } from '../../services/social/src/store/social';
-import { createService } from '../../services/social/src/service';
+import { createService, friendTrip, SocialEnv, SocialStore } from '@wayfarer/social';
 import { recordBudget } from '../lib/results';
 
 const FRIENDS = 200;

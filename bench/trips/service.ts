@@ -6,8 +6,7 @@
  */
 import { loadConfig, serveService } from '@wayfarer/service-kit';
 import { testServiceEnv } from '@wayfarer/test-kit';
-import { TripsEnv } from '../../services/trips/src/config';
-import { createService } from '../../services/trips/src/service';
+import { createService, TripsEnv } from '@wayfarer/trips';
 
 if (!process.send) throw new Error('run by trips.bench.ts (with IPC)');
 

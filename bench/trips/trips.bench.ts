@@ -42,10 +42,10 @@ import {
   newId,
   newPhotoId,
   newTripDoc,
-  tripSummaryJson,
   type PhotoDoc,
-} from '../../services/trips/src/domain/trip';
-import { SUMMARY_VERSION } from '../../services/trips/src/store/trips';
+  SUMMARY_VERSION,
+  tripSummaryJson,
+} from '@wayfarer/trips';
 import { recordBudget } from '../lib/results';
 
 const TRIPS = 100;

@@ -11,7 +11,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { E2E_PORTS } from '../../e2e/support/stack-setup';
-import { GATEWAY_METRICS_PORT_OFFSET } from '../../gateway/src/config';
+import { GATEWAY_METRICS_PORT_OFFSET } from '@wayfarer/gateway';
 import { DEFAULT_PORTS, STACK, type StackPorts } from '../../scripts/stack/services';
 
 /**

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { GatewayEnv } from '../../gateway/src/config';
-import { PROXY_ROUTES } from '../../gateway/src/routes';
+import { GatewayEnv, PROXY_ROUTES } from '@wayfarer/gateway';
 import { api } from '../support/api';
 import {
   describeRaw,

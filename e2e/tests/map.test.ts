@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placesSearchUrl, suggestionsFromApi, toPlaceChoice } from '../../frontend/src/map/places';
+import { placesSearchUrl, suggestionsFromApi, toPlaceChoice } from '@wayfarer/frontend/map/places';
 import {
   animationsDone,
   baseUrl,

@@ -13,14 +13,14 @@ import {
   startBucketList,
   visited,
   type Harness as BucketList,
-} from '../../../bucketlist/test/integration/harness';
+} from '@wayfarer/bucketlist/test-harness';
 import {
   hidden,
   readable,
   startJournal,
   type Harness as Journal,
-} from '../../../journal/test/integration/harness';
-import { startSocial, type Harness as Social } from '../../../social/test/integration/harness';
+} from '@wayfarer/journal/test-harness';
+import { startSocial, type Harness as Social } from '@wayfarer/social/test-harness';
 import { png } from '../fixtures';
 import { as, multipart, postTrip, startTrips, tripFields, type Harness } from './harness';
 
