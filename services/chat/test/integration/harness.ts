@@ -78,6 +78,16 @@ export async function startChat(adapter: 'sharded' | 'classic' = 'sharded') {
       acks: -1,
       messages: [{ key: aggregateId, value: JSON.stringify(event) }],
     });
+    return event;
+  };
+
+  /** Sends an envelope again (a redelivery), keyed by `key`. */
+  const publishEnvelope = async (topic: string, key: string, event: EventEnvelope) => {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [{ key, value: JSON.stringify(event) }],
+    });
   };
 
   /** A socket of `identity` to `instance`, as the gateway would forward its upgrade. */
@@ -147,6 +157,7 @@ export async function startChat(adapter: 'sharded' | 'classic' = 'sharded') {
     start,
     close,
     publish,
+    publishEnvelope,
     socketOf,
     rawSocket,
     connected,
