@@ -22,11 +22,13 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: () => import('./routes/trips') },
           { path: 'trips', lazy: () => import('./routes/trips') },
+          { path: 'feed', lazy: () => import('./routes/feed') },
           { path: 'bucketlist', lazy: () => import('./routes/bucketlist') },
           { path: 'trip/:id', lazy: () => import('./routes/trip') },
           { path: 'trip/:id/edit', lazy: () => import('./routes/edit-trip') },
           { path: 'friends', lazy: () => import('./routes/friends') },
           { path: 'addFriends', lazy: () => import('./routes/add-friends') },
+          { path: 'messages', lazy: () => import('./routes/inbox') },
           { path: 'messages/:id', lazy: () => import('./routes/messages') },
           { path: 'addTrip', lazy: () => import('./routes/add-trip') },
           { path: 'settings', lazy: () => import('./routes/settings') },

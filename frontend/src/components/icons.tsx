@@ -138,3 +138,21 @@ export function CloseSmallIcon() {
     </svg>
   );
 }
+
+export function BellIcon() {
+  return (
+    <svg {...common}>
+      <path d="M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 1.5h-15Z" />
+      <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
+    </svg>
+  );
+}
+
+export function FeedIcon() {
+  return (
+    <svg {...common}>
+      <rect x="4" y="4" width="16" height="16" rx="2.5" />
+      <path d="M8 9h8M8 12.5h8M8 16h5" />
+    </svg>
+  );
+}

@@ -11,9 +11,13 @@ describe('sectionFor', () => {
     expect(sectionFor('/bucketlist')).toBe('bucketlist');
   });
 
-  it('maps friends, adding friends and chat to Friends', () => {
-    for (const p of ['/friends', '/addFriends', '/messages/42'])
-      expect(sectionFor(p), p).toBe('friends');
+  it('maps friends and adding friends to Friends', () => {
+    for (const p of ['/friends', '/addFriends']) expect(sectionFor(p), p).toBe('friends');
+  });
+
+  it('maps the inbox and a chat to Messages, the feed to Feed', () => {
+    for (const p of ['/messages', '/messages/42']) expect(sectionFor(p), p).toBe('messages');
+    expect(sectionFor('/feed')).toBe('feed');
   });
 
   it('returns null for anything else', () => {

@@ -1,5 +1,5 @@
 /** Which left-nav section a protected path belongs to, so sub-pages keep their section lit. */
-export type Section = 'trips' | 'bucketlist' | 'friends';
+export type Section = 'trips' | 'feed' | 'bucketlist' | 'friends' | 'messages';
 
 export function sectionFor(pathname: string): Section | null {
   const first = pathname.split('/').filter(Boolean)[0] ?? '';
@@ -11,10 +11,13 @@ export function sectionFor(pathname: string): Section | null {
       return 'trips';
     case 'bucketlist':
       return 'bucketlist';
+    case 'feed':
+      return 'feed';
     case 'friends':
     case 'addFriends':
-    case 'messages':
       return 'friends';
+    case 'messages':
+      return 'messages';
     default:
       return null;
   }

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useEffect, useMemo, useRef } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FriendsIcon, PlusIcon } from '../components/icons';
 import { Toast } from '../components/Toast';
@@ -9,6 +9,7 @@ import { RequestList } from '../friends/components/RequestList';
 import { FRIENDS_TEXTS, friendMarkers } from '../friends/friendsState';
 import { useFriends } from '../friends/useFriends';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
+import { useLive } from '../notifications/LiveProvider';
 import '../styles/trips.css';
 import '../styles/friends.css';
 
@@ -26,6 +27,29 @@ export function Component() {
   const focus = useMapFocus();
   const markers = useMemo(() => friendMarkers(state.friends), [state.friends]);
   useMapMarkers(markers);
+
+  // the navigation's Friends count follows the requests shown here (issue 21)
+  const setRequests = useLive()?.setRequests;
+  const requestCount = state.requestsLoad === 'ready' ? state.requests.length : null;
+  useEffect(() => {
+    if (requestCount !== null) setRequests?.(requestCount);
+  }, [requestCount, setRequests]);
+
+  // `/friends#requests` (a friend request's notification): the requests in view, focused once
+  const { hash } = useLocation();
+  const requestsRef = useRef<HTMLElement>(null);
+  const broughtIntoView = useRef(false);
+  const hasRequests = state.requests.length > 0;
+  useEffect(() => {
+    if (hash !== '#requests') {
+      broughtIntoView.current = false;
+      return;
+    }
+    if (!hasRequests || broughtIntoView.current) return;
+    broughtIntoView.current = true;
+    requestsRef.current?.scrollIntoView({ block: 'start' });
+    requestsRef.current?.focus({ preventScroll: true });
+  }, [hash, hasRequests]);
 
   let friends;
   if (state.friendsLoad === 'loading') {
@@ -96,7 +120,13 @@ export function Component() {
           </button>
         </div>
       ) : state.requests.length > 0 ? (
-        <section className="friends-section" aria-labelledby="requests-title">
+        <section
+          className="friends-section"
+          aria-labelledby="requests-title"
+          id="requests"
+          ref={requestsRef}
+          tabIndex={-1}
+        >
           <h2 id="requests-title" className="section-title">
             Friend requests <span className="count-badge">{state.requests.length}</span>
           </h2>

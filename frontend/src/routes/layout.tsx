@@ -14,7 +14,7 @@ import { clearUserId } from '../auth/session';
 import { Brand } from '../components/Logo';
 import { ProfileMenu } from '../components/ProfileMenu';
 import { Toast } from '../components/Toast';
-import { BucketIcon, FriendsIcon, TripsIcon } from '../components/icons';
+import { BucketIcon, ChatIcon, FeedIcon, FriendsIcon, TripsIcon } from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
 import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
@@ -23,6 +23,8 @@ import { useTripPhotos } from '../trips/useTripPhotos';
 import { useFriendPhotos } from '../friends/useFriendPhotos';
 import { renderJournal } from '../journal/renderJournal';
 import { renderItinerary } from '../bucketlist/renderItinerary';
+import { LiveProvider } from '../notifications/LiveProvider';
+import { LiveBell, LiveTitle, NavCount, useNavCounts } from '../notifications/components/LiveParts';
 import '../styles/layout.css';
 
 /**
@@ -44,11 +46,56 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const LOGOUT_FAILED = 'An error occurred during logout. Please try again.';
 
-const NAV: { to: string; label: string; section: Section; icon: ReactNode }[] = [
+const NAV: {
+  to: string;
+  label: string;
+  section: Section;
+  icon: ReactNode;
+  count?: 'friends' | 'messages';
+}[] = [
   { to: '/trips', label: 'Trips', section: 'trips', icon: <TripsIcon /> },
+  { to: '/feed', label: 'Feed', section: 'feed', icon: <FeedIcon /> },
   { to: '/bucketlist', label: 'Bucket List', section: 'bucketlist', icon: <BucketIcon /> },
-  { to: '/friends', label: 'Friends', section: 'friends', icon: <FriendsIcon /> },
+  {
+    to: '/friends',
+    label: 'Friends',
+    section: 'friends',
+    icon: <FriendsIcon />,
+    count: 'friends',
+  },
+  {
+    to: '/messages',
+    label: 'Messages',
+    section: 'messages',
+    icon: <ChatIcon />,
+    count: 'messages',
+  },
 ];
+
+/** The left navigation, each entry with its count when it has one (issue 21). */
+function SideNav({ section }: { section: Section | null }) {
+  const counts = useNavCounts();
+  return (
+    <nav className="side-nav" aria-label="Main">
+      <ul>
+        {NAV.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              className={({ isActive }) =>
+                `nav-link${isActive || section === item.section ? ' is-active' : ''}`
+              }
+            >
+              {item.icon}
+              <span>{item.label}</span>
+              {item.count ? <NavCount count={counts[item.count]} label={item.count} /> : null}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 /**
  * The photos an info window shows: pins made from summaries (own trips, friends' trips) name
@@ -89,60 +136,50 @@ export function Component() {
   };
 
   return (
-    <MapMarkersProvider>
-      <div className="app-shell">
-        <a className="skip-link" href="#content">
-          Skip to content
-        </a>
-        <header className="topbar">
-          <Brand />
-          <ProfileMenu
-            picture={user?.profilePicture}
-            username={user?.username}
-            onLogout={logout}
-            onSettings={() => navigate('/settings')}
-            loggingOut={loggingOut}
-          />
-        </header>
+    <LiveProvider>
+      <MapMarkersProvider>
+        <LiveTitle />
+        <div className="app-shell">
+          <a className="skip-link" href="#content">
+            Skip to content
+          </a>
+          <header className="topbar">
+            <Brand />
+            <div className="topbar-actions">
+              <LiveBell />
+              <ProfileMenu
+                picture={user?.profilePicture}
+                username={user?.username}
+                onLogout={logout}
+                onSettings={() => navigate('/settings')}
+                loggingOut={loggingOut}
+              />
+            </div>
+          </header>
 
-        <div className="shell-body">
-          <nav className="side-nav" aria-label="Main">
-            <ul>
-              {NAV.map((item) => (
-                <li key={item.to}>
-                  <NavLink
-                    to={item.to}
-                    className={({ isActive }) =>
-                      `nav-link${isActive || section === item.section ? ' is-active' : ''}`
-                    }
-                  >
-                    {item.icon}
-                    <span>{item.label}</span>
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <div className="shell-body">
+            <SideNav section={section} />
 
-          <main id="content" className="content" tabIndex={-1}>
-            <Outlet context={outlet} />
-          </main>
+            <main id="content" className="content" tabIndex={-1}>
+              <Outlet context={outlet} />
+            </main>
 
-          <MarkerPhotosContext.Provider value={useLoadedPhotos}>
-            <MapPanel
-              user={{ name: user?.username, picture: user?.profilePicture }}
-              renderJournal={renderJournal}
-              renderItinerary={renderItinerary}
-            />
-          </MarkerPhotosContext.Provider>
-        </div>
-
-        {toast ? (
-          <div className="toast-region">
-            <Toast message={toast} onDismiss={dismissToast} />
+            <MarkerPhotosContext.Provider value={useLoadedPhotos}>
+              <MapPanel
+                user={{ name: user?.username, picture: user?.profilePicture }}
+                renderJournal={renderJournal}
+                renderItinerary={renderItinerary}
+              />
+            </MarkerPhotosContext.Provider>
           </div>
-        ) : null}
-      </div>
-    </MapMarkersProvider>
+
+          {toast ? (
+            <div className="toast-region">
+              <Toast message={toast} onDismiss={dismissToast} />
+            </div>
+          ) : null}
+        </div>
+      </MapMarkersProvider>
+    </LiveProvider>
   );
 }

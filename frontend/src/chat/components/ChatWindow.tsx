@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ArrowLeftIcon } from '../../components/icons';
 import { Avatar } from '../../friends/components/Avatar';
+import { useLive } from '../../notifications/LiveProvider';
 import { CHAT_TEXTS } from '../chatState';
 import { useChat } from '../useChat';
 import { Composer } from './Composer';
@@ -44,6 +45,13 @@ export function ChatWindow({ me, friend }: { me: string; friend: ChatFriend }) {
   const { state } = chat;
   const last = state.messages.at(-1);
   const announcement = useAnnouncement(me, name, state.history !== 'loading', last);
+  // open: the conversation is read (the inbox's count, its message notifications), and again
+  // with each message of the friend's that arrives while it is open (issue 21)
+  const conversationRead = useLive()?.conversationRead;
+  const friendsLast = state.messages.findLast((m) => m.from === friend.id)?.key;
+  useEffect(() => {
+    conversationRead?.(chat.roomId);
+  }, [conversationRead, chat.roomId, friendsLast]);
 
   let banner = null;
   if (state.connection === 'reconnecting') {
