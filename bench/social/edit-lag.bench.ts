@@ -30,6 +30,7 @@ const PORTS = {
   chat: 34206,
   chat2: 34216,
   places: 34207,
+  notifications: 34208,
 };
 const WARMUP = 5;
 const ROUNDS = Number(process.env.BENCH_EDIT_ROUNDS ?? 100);

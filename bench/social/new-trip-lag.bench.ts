@@ -27,6 +27,7 @@ const PORTS = {
   chat: 34106,
   chat2: 34116,
   places: 34107,
+  notifications: 34108,
 };
 const WARMUP = 5;
 const ROUNDS = Number(process.env.BENCH_SOCIAL_ROUNDS ?? 100);
