@@ -1,4 +1,5 @@
 import type { FeedItem, FeedResponse } from '@wayfarer/contracts';
+import { friendPin, hasPosition } from '../friends/friendsState';
 import type { FriendMarker } from '../map/types';
 
 /*
@@ -74,9 +75,6 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
   }
 }
 
-const hasPosition = (lat: number, lng: number) =>
-  Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
-
 /**
  * The pins of the feed's map: the chosen trip's destinations, or every loaded trip's when none
  * is chosen (or the chosen one is not loaded). Friend pins carrying the friend's id, so their
@@ -89,19 +87,7 @@ export function feedMarkers(items: readonly FeedItem[], selected: string | null)
   return shown.flatMap((item) =>
     item.destinations
       .filter((d) => hasPosition(d.latitude, d.longitude))
-      .map((d): FriendMarker => ({
-        kind: 'friend',
-        id: d._id,
-        name: d.name,
-        lat: d.latitude,
-        lng: d.longitude,
-        ...(d.startDate ? { startDate: d.startDate } : {}),
-        ...(d.endDate ? { endDate: d.endDate } : {}),
-        photos: [],
-        friendId: item.friend.id,
-        friendName: item.friend.name,
-        friendPicture: item.friend.picture,
-      })),
+      .map((d) => friendPin(item.friend, d, [])),
   );
 }
 

@@ -252,8 +252,29 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
   }
 }
 
-const hasPosition = (lat: number, lng: number) =>
+export const hasPosition = (lat: number, lng: number) =>
   Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
+
+/** One destination of a friend's as a friend pin carrying the friend's id (photos load later). */
+export function friendPin(
+  friend: { id: string; name: string; picture: string },
+  d: Omit<Friend['trips'][number]['destinations'][number], 'photos'>,
+  photos: string[],
+): FriendMarker {
+  return {
+    kind: 'friend',
+    id: d._id,
+    name: d.name,
+    lat: d.latitude,
+    lng: d.longitude,
+    ...(d.startDate ? { startDate: d.startDate } : {}),
+    ...(d.endDate ? { endDate: d.endDate } : {}),
+    photos,
+    friendId: friend.id,
+    friendName: friend.name,
+    friendPicture: friend.picture,
+  };
+}
 
 /**
  * Every destination of every friend's trips as a friend pin (spec section 3, "Map marker"): the
@@ -265,19 +286,7 @@ export function friendMarkers(friends: readonly Friend[]): FriendMarker[] {
     friend.trips.flatMap((trip) =>
       trip.destinations
         .filter((d) => hasPosition(d.latitude, d.longitude))
-        .map((d): FriendMarker => ({
-          kind: 'friend',
-          id: d._id,
-          name: d.name,
-          lat: d.latitude,
-          lng: d.longitude,
-          ...(d.startDate ? { startDate: d.startDate } : {}),
-          ...(d.endDate ? { endDate: d.endDate } : {}),
-          photos: d.photos,
-          friendId: friend.id,
-          friendName: friend.name,
-          friendPicture: friend.picture,
-        })),
+        .map((d) => friendPin(friend, d, d.photos)),
     ),
   );
 }

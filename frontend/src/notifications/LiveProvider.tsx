@@ -30,6 +30,8 @@ export const LIVE_REFRESH_MS = 60_000;
 export interface LiveValue {
   bell: BellState;
   inbox: InboxState;
+  /** Whether the socket that brings the pushes is connected. */
+  connected: boolean;
   /** Pending friend requests (the Friends count); null until first read. */
   requests: number | null;
   /** Conversations with unread messages (the Messages count). */
@@ -58,6 +60,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const [bell, dispatchBell] = useReducer(bellReducer, initialBellState);
   const [inbox, dispatchInbox] = useReducer(inboxReducer, initialInboxState);
   const [requests, setRequests] = useState<number | null>(null);
+  const [connected, setConnected] = useState(false);
   const bellRef = useRef(bell);
   bellRef.current = bell;
   const alive = useRef<AbortController | null>(null);
@@ -178,8 +181,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     () =>
       connectLive({
         onConnect: (again) => {
+          setConnected(true);
           if (again) refreshAll();
         },
+        onDisconnect: () => setConnected(false),
         onNotification: ({ notification, unread }) => {
           dispatchBell({ type: 'pushed', notification, unread });
           if (notification.kind === 'message') {
@@ -215,6 +220,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     () => ({
       bell,
       inbox,
+      connected,
       requests,
       unreadConversations: unreadConversations(inbox),
       loadNotifications,
@@ -229,6 +235,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     [
       bell,
       inbox,
+      connected,
       requests,
       loadNotifications,
       loadMoreNotifications,

@@ -8,6 +8,8 @@ import { io, type Socket } from 'socket.io-client';
 export interface LiveHandlers {
   /** Connected (`again`: after a drop, so pushes may have been missed: read again). */
   onConnect(again: boolean): void;
+  /** The connection dropped (socket.io retries: 1 to 5 s apart, its defaults). */
+  onDisconnect(): void;
   onNotification(push: NotificationPushed): void;
 }
 
@@ -29,6 +31,7 @@ export function connectLive(handlers: LiveHandlers): () => void {
     connectedOnce = true;
   });
   socket.on('disconnect', (reason) => {
+    handlers.onDisconnect();
     // the server closed it (an instance shutting down): socket.io would not retry by itself
     if (reason === 'io server disconnect') socket.connect();
   });

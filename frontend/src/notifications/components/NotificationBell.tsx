@@ -43,6 +43,7 @@ export function NotificationBell({ live }: { live: LiveValue }) {
   return (
     <div
       className="bell"
+      data-live={live.connected ? 'connected' : 'connecting'}
       ref={rootRef}
       onKeyDown={onKeyDown}
       onBlur={(event) => {
