@@ -1,33 +1,59 @@
-# One image recipe for every Node workspace of the monorepo:
-#   docker build --build-arg WORKSPACE=services/auth -t wayfarer/auth .
-#   docker build --build-arg WORKSPACE=gateway       -t wayfarer/gateway .   (also builds the frontend)
-# docker-compose.yml builds one image per app service this way. .dockerignore keeps
-# node_modules, .data, dist and .git out of the context.
-ARG NODE_IMAGE=node:24-slim
+# One image recipe for every app of the monorepo (the gateway and each service), compiled to
+# JavaScript and run by `node` alone, as the non-root `node` user:
+#   docker build --build-arg WORKSPACE=services/auth -t wayfarer/auth:1.0.0 .
+#   docker build --build-arg WORKSPACE=gateway       -t wayfarer/gateway:1.0.0 .  (with the frontend)
+# docker-compose.yml builds one image per app this way; a later service needs no change here.
+#
+# NODE_IMAGE is the base of both stages: any Debian-based image with Node 24 and npm at
+# /usr/local/bin and a `node` user with uid 1000, as the official node:*-slim images are.
+# Where Docker Hub is out of reach, deploy/images/base.sh makes one (the compose test does).
+#
+# The build stage installs the whole workspace once (`npm ci`, dev dependencies included: the
+# compilers) and compiles every app (scripts/build/app.ts: an esbuild bundle per app with the
+# workspace packages inlined, its npm packages pruned to what the bundle imports, and the
+# frontend for the gateway). Those layers do not depend on WORKSPACE, so building the apps one
+# after the other does that work once. The runtime stage is the base plus one app's folder.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
-# ---------------------------------------------------------------- build
-FROM ${NODE_IMAGE} AS build
-ARG WORKSPACE
-RUN test -n "${WORKSPACE}" || { echo "build with --build-arg WORKSPACE=<folder, e.g. services/auth>" >&2; exit 1; }
-WORKDIR /app
+# ---------------------------------------------------------------- npm manifests only
+# package.json files and the lockfile, nothing else: the install layer below is reused until
+# one of them changes, whatever else did
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /src
 COPY . .
-RUN test -f "${WORKSPACE}/package.json" || { echo "no workspace at ${WORKSPACE}" >&2; exit 1; }
-RUN npm ci --no-audit --no-fund
-# the gateway serves the built frontend
-RUN if [ "${WORKSPACE}" = "gateway" ]; then npm run build --workspace frontend; fi
+RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
+ && find . -depth -type d -empty -delete
 
-# ---------------------------------------------------------------- runtime
+# ---------------------------------------------------------------- build (every app)
+FROM ${NODE_IMAGE} AS build
+# only where npm's downloads pass a TLS-inspecting proxy: its CA bundle, a path inside the build
+# (podman build -v /etc/ssl/certs/ca-certificates.crt:/run/host-ca.crt:ro
+#  --build-arg NODE_EXTRA_CA_CERTS=/run/host-ca.crt); an ARG is in RUN's env, never in the image
+ARG NODE_EXTRA_CA_CERTS
+WORKDIR /src
+COPY --from=manifests /src ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --no-audit --no-fund --loglevel=error
+COPY . .
+RUN npx tsx scripts/build/app.ts --out /out
+
+# ---------------------------------------------------------------- runtime (one app)
 FROM ${NODE_IMAGE} AS runtime
-ARG WORKSPACE
 ENV NODE_ENV=production \
-    HOST=0.0.0.0 \
-    PATH=/app/node_modules/.bin:$PATH
-COPY --from=build --chown=node:node /app /app
-# /keys: mount point of the dev session key pair (docker-compose.yml); owned by node so that a
+    HOST=0.0.0.0
+# /keys: mount point of the session key dir (docker-compose.yml); owned by node so that a
 # fresh named volume mounted there is writable
 RUN mkdir -p /keys && chown node:node /keys
+ARG WORKSPACE
+RUN test -n "${WORKSPACE}" || { echo "build with --build-arg WORKSPACE=<folder, e.g. services/auth>" >&2; exit 1; }
+# owned by root: the app cannot change its own code
+COPY --from=build /out/${WORKSPACE} /app
+WORKDIR /app
 USER node
-WORKDIR /app/${WORKSPACE}
-# Same as `npx tsx src/main.ts` (tsx is a root devDependency), without npm in between, so the
-# SIGTERM of `docker stop` reaches tsx, which forwards it to the service for a clean shutdown.
-CMD ["tsx", "src/main.ts"]
+# ready, not only alive: GET /readyz on $PORT (the app's default port when unset)
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=12 \
+  CMD ["node", "/app/healthcheck.js"]
+# the tracing preload first (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set), then the app;
+# node is PID 1 (no npm or shell in between), so `docker stop`'s SIGTERM reaches the app, which
+# drains and exits
+CMD ["node", "--enable-source-maps", "--import", "./telemetry.js", "main.js"]

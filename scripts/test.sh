@@ -28,6 +28,11 @@ set +a
 step "Kubernetes check tools (deploy/test/k8s-tools.sh)"
 bash deploy/test/k8s-tools.sh >/dev/null || fail "deploy/test/k8s-tools.sh"
 
+# the compose test builds the app images and runs docker-compose.yml's apps with podman (runc)
+# on a Debian base it makes with mmdebstrap (deploy/images: base image cached in ~/.cache/wayfarer)
+step "container tools (deploy/images/tools.sh)"
+bash deploy/images/tools.sh || fail "deploy/images/tools.sh (podman, runc, mmdebstrap)"
+
 step "lint and format check"
 npx eslint . || fail "eslint"
 npm run cycles --silent || fail "import cycles (npm run cycles: .dependency-cruiser.cjs)"

@@ -217,13 +217,23 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile and .dockerignore', () => {
   const dockerfile = read('Dockerfile');
 
-  it('builds any workspace on node:24-slim and runs it with tsx', () => {
-    expect(dockerfile).toMatch(/node:24-slim/);
+  it('builds any app on a pinned Node base (a build arg) and runs its compiled JavaScript with node', () => {
+    // the base of every stage is NODE_IMAGE, pinned to a full Node version by default
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24\.\d+\.\d+-[a-z]+-slim$/m);
+    const froms = dockerfile.match(/^FROM .*$/gm) ?? [];
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    for (const from of froms) expect(from).toMatch(/^FROM \$\{NODE_IMAGE\}( AS \w+)?$/);
     expect(dockerfile).toMatch(/^ARG WORKSPACE$/m);
     expect(dockerfile).toMatch(/npm ci/);
-    expect(dockerfile).toMatch(/WORKSPACE}?"? = "gateway".*npm run build --workspace frontend/);
-    expect(dockerfile).toMatch(/CMD \["tsx", "src\/main\.ts"\]/);
-    expect((dockerfile.match(/^FROM /gm) ?? []).length).toBeGreaterThanOrEqual(2);
+    // the compiler of the apps (bundles, pruned npm packages, the gateway's frontend)
+    expect(dockerfile).toMatch(/scripts\/build\/app\.ts/);
+    expect(dockerfile).toMatch(/^COPY --from=build \/out\/\$\{WORKSPACE\} \/app$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*healthcheck\.js/m);
+    expect(dockerfile).toMatch(
+      /^CMD \["node", "--enable-source-maps", "--import", "\.\/telemetry\.js", "main\.js"\]$/m,
+    );
+    expect(dockerfile).not.toMatch(/tsx src|CMD \["tsx"/);
   });
 
   it('keeps local state out of the build context', () => {
