@@ -25,6 +25,13 @@ interface Row {
   read: boolean;
 }
 
+/**
+ * Text as PostgreSQL can hold it: without U+0000 (neither text nor jsonb can). Events from
+ * before the producers refused it (trips' history holds trip names with NUL) would otherwise
+ * fail their transaction on every retry and hold back every later event of their topic.
+ */
+const storable = (text: string): string => text.replaceAll('\u0000', '');
+
 const stored = (r: Row): StoredNotification => ({
   id: r.id,
   kind: r.kind,
@@ -151,7 +158,7 @@ export async function upsertUser(
   await client.query(
     `INSERT INTO users (id, name, picture) VALUES ($1, $2, $3)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, picture = EXCLUDED.picture`,
-    [user.userId, user.name, user.profilePicture],
+    [user.userId, storable(user.name), storable(user.profilePicture)],
   );
 }
 
@@ -235,7 +242,7 @@ export async function renameTripNotifications(
   await client.query(
     `UPDATE notifications SET subject = jsonb_set(subject, '{name}', to_jsonb($2::text))
       WHERE kind = 'friend_trip' AND subject->>'tripId' = $1 AND subject->>'name' <> $2`,
-    [tripId, name],
+    [tripId, storable(name)],
   );
 }
 
@@ -268,7 +275,9 @@ export async function insertNotifications(
     [
       draft.recipients,
       draft.kind,
-      JSON.stringify(draft.subject),
+      JSON.stringify(draft.subject, (_key, value: unknown) =>
+        typeof value === 'string' ? storable(value) : value,
+      ),
       draft.createdAt,
       draft.eventId,
       draft.actorId,
