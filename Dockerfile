@@ -38,16 +38,15 @@ COPY . .
 RUN npx tsx scripts/build/app.ts --out /out
 
 # ---------------------------------------------------------------- runtime (one app)
+# Everything up to ARG WORKSPACE is the same for every app: one set of layers, built once;
+# each app's image then adds its check and its folder (two layers).
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0
 # /keys: mount point of the session key dir (docker-compose.yml); owned by node so that a
 # fresh named volume mounted there is writable
 RUN mkdir -p /keys && chown node:node /keys
-ARG WORKSPACE
-RUN test -n "${WORKSPACE}" || { echo "build with --build-arg WORKSPACE=<folder, e.g. services/auth>" >&2; exit 1; }
-# owned by root: the app cannot change its own code
-COPY --from=build /out/${WORKSPACE} /app
+# /app is owned by root, and so is what COPY puts there: the app cannot change its own code
 WORKDIR /app
 USER node
 # ready, not only alive: GET /readyz on $PORT (the app's default port when unset)
@@ -57,3 +56,6 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=12 \
 # node is PID 1 (no npm or shell in between), so `docker stop`'s SIGTERM reaches the app, which
 # drains and exits
 CMD ["node", "--enable-source-maps", "--import", "./telemetry.js", "main.js"]
+ARG WORKSPACE
+RUN test -n "${WORKSPACE}" || { echo "build with --build-arg WORKSPACE=<folder, e.g. services/auth>" >&2; exit 1; }
+COPY --from=build /out/${WORKSPACE} /app

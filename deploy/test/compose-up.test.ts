@@ -68,6 +68,8 @@ const HOST_RESOURCES = ['--network=host', '--cgroup-parent=/'];
  * itself), so npm ci and the compilers get an ordinary process's CPU share; same layers.
  */
 const BUILD_ISOLATION = ['--isolation', 'chroot', '--network=host'];
+/** App images built at once after the first (which builds the shared stages alone). */
+const BUILD_CONCURRENCY = 3;
 const gatewayPort = Number(compose.services.gateway!.environment!.PORT) + OFFSET;
 const base = `http://127.0.0.1:${gatewayPort}`;
 const logDir = join(root, '.data/compose-test');
@@ -190,10 +192,20 @@ describe('docker-compose.yml started for real (podman, the compiled images)', ()
     const context = snapshotContext();
     try {
       await timed('image builds', async () => {
-        // one after the other: the first builds the shared stages, the others reuse them
-        for (const [image, service] of images) {
-          await timed(`build ${image}`, () => build(image, service, nodeImage, context));
-        }
+        // the first builds the stages every app shares (npm ci, every app compiled); the others
+        // reuse those layers and add their own two, a few at a time (mostly layer commits,
+        // waiting on the disk more than on the CPU)
+        const [first, ...rest] = [...images];
+        await timed(`build ${first![0]}`, () => build(first![0], first![1], nodeImage, context));
+        const queue = [...rest];
+        await Promise.all(
+          Array.from({ length: BUILD_CONCURRENCY }, async () => {
+            for (let next = queue.shift(); next; next = queue.shift()) {
+              const [image, service] = next;
+              await timed(`build ${image}`, () => build(image, service, nodeImage, context));
+            }
+          }),
+        );
       });
     } finally {
       rmSync(context, { recursive: true, force: true });
