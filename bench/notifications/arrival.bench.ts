@@ -244,7 +244,9 @@ try {
     const order = Object.keys(paths) as Path[];
     for (let k = 0; k < i % order.length; k++) order.push(order.shift()!);
     for (const path of order) {
-      const delay = await paths[path](i);
+      const delay = await paths[path](i).catch((err: unknown) => {
+        throw new Error(`round ${i}, ${path}: ${(err as Error).message}`);
+      });
       if (i >= WARMUP) ms[path].push(delay);
     }
   }
