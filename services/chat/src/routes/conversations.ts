@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  ChatMessages,
-  type ConversationReadResponse,
-  type ConversationsResponse,
-} from '@wayfarer/contracts';
+import { ChatMessages, type ConversationReadResponse } from '@wayfarer/contracts';
 import { HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
 import type { ChatContext } from './context';
 import { roomOfCaller } from '../domain/messages';
@@ -14,11 +10,14 @@ const Params = z.object({ roomId: z.string().max(300) });
 export function inboxRoutes(ctx: ChatContext): void {
   const { app, stores } = ctx;
 
-  /** The caller's conversations with friends, newest last message first. */
-  app.get('/api/conversations', async (request) => {
+  /**
+   * The caller's conversations with friends, newest last message first (contracts'
+   * ConversationsResponse, as the store wrote it).
+   */
+  app.get('/api/conversations', async (request, reply) => {
     const userId = requireUserId(request);
-    const body: ConversationsResponse = await stores.inbox.list(userId);
-    return body;
+    const body = await stores.inbox.listJson(userId);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   /** The caller opened a conversation: its unread count becomes 0. */

@@ -17,15 +17,66 @@ import {
 export interface InboxDoc {
   _id: string;
   c?: Record<string, InboxEntry>;
+  /**
+   * Bumped by every write of the document (absent on documents written before it: 0): an
+   * instance's cached answer of the inbox is served only while this is what it was built from.
+   */
+  n?: number;
 }
 
 /** Attempts of a conditional write before the event is retried (someone wrote in between). */
 const ATTEMPTS = 8;
 
+/** Bytes of inbox answers an instance keeps (the least recently read go first). */
+const ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Answers of `GET /api/conversations` (JSON text) by user, each with the document's write counter
+ * `n` it was built from. Reading the whole document is mostly the driver decoding it (500
+ * entries: about 180 kB of nested BSON, several times a primary-key read); reading its `n` alone
+ * is about one, so an inbox that has not changed since is answered from here. Exact, on every
+ * instance: any write bumps `n` in the same document it changes.
+ */
+export class InboxAnswers {
+  private readonly byUser = new Map<string, { n: number; body: string }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = ANSWERS_MAX_BYTES) {}
+
+  /** The answer built from version `n` of the user's inbox, or null. */
+  get(userId: string, n: number): string | null {
+    const kept = this.byUser.get(userId);
+    if (!kept || kept.n !== n) return null;
+    // most recently read last: the first ones go first
+    this.byUser.delete(userId);
+    this.byUser.set(userId, kept);
+    return kept.body;
+  }
+
+  set(userId: string, n: number, body: string): void {
+    const old = this.byUser.get(userId);
+    if (old) {
+      this.byUser.delete(userId);
+      this.bytes -= old.body.length;
+    }
+    if (body.length > this.maxBytes) return;
+    this.byUser.set(userId, { n, body });
+    this.bytes += body.length;
+    for (const [id, kept] of this.byUser) {
+      if (this.bytes <= this.maxBytes) break;
+      this.byUser.delete(id);
+      this.bytes -= kept.body.length;
+    }
+  }
+}
+
 export class InboxStore {
   readonly collection;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly answers = new InboxAnswers(),
+  ) {
     this.collection = db.collection<InboxDoc>('inboxes');
   }
 
@@ -33,6 +84,21 @@ export class InboxStore {
   async list(userId: string): Promise<ConversationSummary[]> {
     const doc = await this.collection.findOne({ _id: userId });
     return summariesOf(Object.values(doc?.c ?? {}));
+  }
+
+  /**
+   * `list` as JSON text: from this instance's answers while the document's `n` is the one an
+   * answer was built from (one small read), else read whole and kept.
+   */
+  async listJson(userId: string): Promise<string> {
+    const head = await this.collection.findOne({ _id: userId }, { projection: { n: 1 } });
+    if (!head) return '[]';
+    const kept = this.answers.get(userId, head.n ?? 0);
+    if (kept !== null) return kept;
+    const doc = await this.collection.findOne({ _id: userId });
+    const body = JSON.stringify(summariesOf(Object.values(doc?.c ?? {})));
+    if (doc) this.answers.set(userId, doc.n ?? 0, body);
+    return body;
   }
 
   /**
@@ -65,7 +131,7 @@ export class InboxStore {
       { _id: userId, [field]: { $exists: true } },
       {
         $set: { [`${field}.unread`]: 0, [`${field}.readAt`]: now.toISOString() },
-        $inc: { [`${field}.v`]: 1 },
+        $inc: { [`${field}.v`]: 1, n: 1 },
       },
     );
     return matchedCount > 0;
@@ -81,22 +147,31 @@ export class InboxStore {
       { [field]: { $exists: true } },
       {
         $set: { [`${field}.name`]: profile.name, [`${field}.picture`]: profile.picture },
-        $inc: { [`${field}.v`]: 1 },
+        $inc: { [`${field}.v`]: 1, n: 1 },
       },
     );
   }
 
   /** Two users are no longer friends: their conversation leaves both inboxes. */
   async removePair(a: string, b: string): Promise<void> {
-    await this.collection.updateOne({ _id: a }, { $unset: { [`c.${entryKey(b)}`]: '' } });
-    await this.collection.updateOne({ _id: b }, { $unset: { [`c.${entryKey(a)}`]: '' } });
+    await this.collection.updateOne(
+      { _id: a },
+      { $unset: { [`c.${entryKey(b)}`]: '' }, $inc: { n: 1 } },
+    );
+    await this.collection.updateOne(
+      { _id: b },
+      { $unset: { [`c.${entryKey(a)}`]: '' }, $inc: { n: 1 } },
+    );
   }
 
   /** Erasure (`user.deleted`): the user's inbox, and their entry in every other one. */
   async eraseUser(userId: string): Promise<void> {
     const field = `c.${entryKey(userId)}`;
     await this.collection.deleteOne({ _id: userId });
-    await this.collection.updateMany({ [field]: { $exists: true } }, { $unset: { [field]: '' } });
+    await this.collection.updateMany(
+      { [field]: { $exists: true } },
+      { $unset: { [field]: '' }, $inc: { n: 1 } },
+    );
   }
 
   /**
@@ -121,7 +196,7 @@ export class InboxStore {
       try {
         const result = await this.collection.updateOne(
           filter,
-          { $set: { [field]: { ...entry, v: (current?.v ?? 0) + 1 } } },
+          { $set: { [field]: { ...entry, v: (current?.v ?? 0) + 1 } }, $inc: { n: 1 } },
           { upsert: current === null },
         );
         if (result.matchedCount > 0 || result.upsertedCount > 0) return;

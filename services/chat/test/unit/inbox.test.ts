@@ -7,6 +7,7 @@ import {
   type InboxEntry,
   type InboxMessage,
 } from '../../src/domain/inbox';
+import { InboxAnswers } from '../../src/store/inbox';
 
 // issue 21: the inbox's pure rules (domain/inbox.ts)
 
@@ -122,5 +123,28 @@ describe('entryKey', () => {
     const ids = ['a.b', 'a%002eb', 'a%b', 'a.', 'a%002e'];
     expect(new Set(ids.map(entryKey)).size).toBe(ids.length);
     for (const id of ids) expect(entryKey(id)).toMatch(/^[A-Za-z0-9_%-]+$/);
+  });
+});
+
+describe('InboxAnswers', () => {
+  it('answers only for the version it was built from, and keeps at most its bytes', () => {
+    const answers = new InboxAnswers(10);
+    answers.set('ann', 3, '[1,2]');
+    expect(answers.get('ann', 3)).toBe('[1,2]');
+    expect(answers.get('ann', 4)).toBeNull();
+    expect(answers.get('bob', 3)).toBeNull();
+    answers.set('bob', 1, '[3,4]');
+    // ann read last: bob's is the least recently read and goes first
+    expect(answers.get('ann', 3)).toBe('[1,2]');
+    answers.set('cat', 1, '[5]');
+    expect(answers.get('bob', 1)).toBeNull();
+    expect(answers.get('ann', 3)).toBe('[1,2]');
+    expect(answers.get('cat', 1)).toBe('[5]');
+    // a newer version replaces the old; one larger than the whole is not kept
+    answers.set('ann', 4, '[1]');
+    expect(answers.get('ann', 3)).toBeNull();
+    expect(answers.get('ann', 4)).toBe('[1]');
+    answers.set('dan', 1, '[1,2,3,4,5]');
+    expect(answers.get('dan', 1)).toBeNull();
   });
 });
