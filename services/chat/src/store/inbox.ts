@@ -27,7 +27,7 @@ export interface InboxDoc {
 /** Attempts of a conditional write before the event is retried (someone wrote in between). */
 const ATTEMPTS = 8;
 
-/** Bytes of inbox answers an instance keeps (the least recently read go first). */
+/** Inbox answers an instance keeps, in characters of their JSON (the least recently read go first). */
 const ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
