@@ -27,8 +27,8 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // a browser on a busy machine: expect.poll waits up to 10 s for a state (not 1 s)
-          expect: { poll: { timeout: 10_000, interval: 50 } },
+          // a browser on a busy machine: expect.poll waits up to 30 s for a state (not 1 s)
+          expect: { poll: { timeout: 30_000, interval: 50 } },
         },
       },
     ],

@@ -161,7 +161,7 @@ export function readView(page: Page): Promise<ViewState> {
  * first waits for the view it expects.
  */
 export async function settledView(page: Page): Promise<ViewState> {
-  await page.locator('.keyless-map[data-camera="idle"]').waitFor({ timeout: 10_000 });
+  await page.locator('.keyless-map[data-camera="idle"]').waitFor({ timeout: 45_000 });
   return readView(page);
 }
 
