@@ -64,7 +64,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const bellRef = useRef(bell);
   bellRef.current = bell;
   const alive = useRef<AbortController | null>(null);
-  const loadingBell = useRef(false);
+  /** The signal of the first page's read in flight (one at a time per mount). */
+  const loadingBell = useRef<AbortSignal | null>(null);
   const inboxSeq = useRef({ started: 0, applied: 0 });
 
   useEffect(() => {
@@ -75,8 +76,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
 
   const loadNotifications = useCallback(() => {
     const signal = alive.current?.signal;
-    if (loadingBell.current || signal?.aborted) return;
-    loadingBell.current = true;
+    if (!signal || signal.aborted || loadingBell.current === signal) return;
+    loadingBell.current = signal;
     dispatchBell({ type: 'load-start' });
     fetchNotifications({ signal })
       .then(
@@ -88,7 +89,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         },
       )
       .finally(() => {
-        loadingBell.current = false;
+        if (loadingBell.current === signal) loadingBell.current = null;
       });
   }, []);
 
