@@ -39,15 +39,18 @@ import {
  * Needs root, podman, runc and mmdebstrap (scripts/test.sh installs them) and deploy/local's
  * infra. It is in `npm test` (the deploy suite) because it fits the budget set for it there
  * (10 minutes cold on our 2-core machines; the whole cold `npm test` must stay well under 45).
- * Measured on such a machine shared with other work (load average 6 to 15), 21 tests passing:
- * - cold (empty podman storage, no cached base tarball, empty npm cache mount): 8 min 55 s =
- *   base image 71 s (mmdebstrap 54 s), first image 264 s (npm ci from the registry, every app
+ * Measured on such a machine shared with other work, 21 tests passing each time:
+ * - cold (empty podman storage, no cached base tarball, empty npm cache mount), load 6 to 15:
+ *   8 min 55 s = *   base image 71 s (mmdebstrap 54 s), first image 264 s (npm ci from the registry, every app
  *   compiled, the frontend built: the stages all apps share), the other eight 121 s (three at
  *   a time: mostly layer commits), start 50 s (health waits), the checks and journey ~30 s;
  *   10 min 20 s at load 14 to 19 before the shared layers and parallel builds;
- * - after a source change (base and npm ci layers cached): 7 min 30 s at load 15 to 19, the
- *   compile stage (183 s) and the per-app layers done again;
- * - nothing changed: only the per-app cache checks, the start and the journey are left.
+ * - after a source change (base and npm ci layers cached; the compile stage and the per-app
+ *   layers done again): 7 min 8 s to 9 min 59 s at load 15 to 28 (five runs);
+ * - nothing changed (a clean clone built twice): 3 min 58 s at load 23, of which the builds
+ *   161 s (every step a cache hit, still ~25 s a podman build at that load), start 43 s.
+ * The cost grows with the machine's load (everything above ran beside other work); alone on
+ * the machine, as in CI, it is lower.
  * Docker Hub's infra images (postgres, redis, kafka, mongo, minio) cannot be pulled here, so
  * compose's infra services are not started: deploy/local's servers stand in (compose-podman.ts).
  */
