@@ -41,9 +41,10 @@ import {
  * (10 minutes cold on our 2-core machines; the whole cold `npm test` must stay well under 45).
  * Measured on such a machine shared with other work, 21 tests passing each time:
  * - cold (empty podman storage, no cached base tarball, empty npm cache mount), load 6 to 15:
- *   8 min 55 s = *   base image 71 s (mmdebstrap 54 s), first image 264 s (npm ci from the registry, every app
- *   compiled, the frontend built: the stages all apps share), the other eight 121 s (three at
- *   a time: mostly layer commits), start 50 s (health waits), the checks and journey ~30 s;
+ *   8 min 55 s = base image 71 s (mmdebstrap 54 s), first image 264 s (npm ci from the
+ *   registry, every app compiled, the frontend built: the stages all apps share), the other
+ *   eight 121 s (three at a time: mostly layer commits), start 50 s (health waits), the checks
+ *   and the journey ~30 s;
  *   10 min 20 s at load 14 to 19 before the shared layers and parallel builds;
  * - after a source change (base and npm ci layers cached; the compile stage and the per-app
  *   layers done again): 7 min 8 s to 9 min 59 s at load 15 to 28 (five runs);
