@@ -54,6 +54,10 @@ import {
  * the machine, as in CI, it is lower.
  * Docker Hub's infra images (postgres, redis, kafka, mongo, minio) cannot be pulled here, so
  * compose's infra services are not started: deploy/local's servers stand in (compose-podman.ts).
+ * One run per machine at a time: the apps listen on the host's network at compose's ports +
+ * WAYFARER_COMPOSE_PORT_OFFSET (22000) and the containers have fixed names (a run removes the
+ * ones it finds first, so a second run at once breaks the first); run it by hand under
+ * `flock /tmp/wayfarer-compose.lock` while another checkout's `npm test` may be at it.
  */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
