@@ -14,5 +14,8 @@ export default defineConfig({
     retry: process.env.CI ? 1 : 0,
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // expect.poll waits on observable state: up to 15 s (vitest's 1 s default was missed by a
+    // CSS transition on a machine at load 20), passing as soon as the state holds
+    expect: { poll: { timeout: 15_000, interval: 50 } },
   },
 });

@@ -79,7 +79,8 @@ describe('telemetry', () => {
       })
       .toBe(1);
     const [{ traceID }] = (await tracesOfRequest(requestId)) as [JaegerTrace];
-    const consumerGroups = ['journal', 'social', 'bucketlist'];
+    // every service consuming trips.trip.v1 (notifications: a friend's new trip, issue 21)
+    const consumerGroups = ['journal', 'social', 'bucketlist', 'notifications'];
     // the consumers' spans arrive once the relay has published and each group has applied it
     let trace!: JaegerTrace;
     await expect
