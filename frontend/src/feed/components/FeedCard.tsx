@@ -33,7 +33,9 @@ export function FeedCard({
       </span>
       <span className="feed-body">
         <span className="feed-friend">
-          <Avatar src={item.friend.picture} name={friend} size={24} />
+          <span className="avatar-slot" aria-hidden="true">
+            <Avatar src={item.friend.picture} name={friend} size={24} />
+          </span>
           <span className="feed-friend-name">{friend}</span>
         </span>
         <span className="feed-name">{name}</span>

@@ -30,7 +30,9 @@ export function ConversationList({
               }}
               data-room={c.roomId}
             >
-              <Avatar src={c.friend.picture} name={name} size={44} />
+              <span className="avatar-slot" aria-hidden="true">
+                <Avatar src={c.friend.picture} name={name} size={44} />
+              </span>
               <span className="inbox-text">
                 <span className="inbox-top">
                   <span className="inbox-name">{name}</span>

@@ -51,7 +51,9 @@ export function NotificationList({
               data-kind={n.kind}
               onClick={() => onOpen(n, notificationTarget(n))}
             >
-              <Avatar src={n.actor.picture} name={actorName(n)} size={36} />
+              <span className="avatar-slot" aria-hidden="true">
+                <Avatar src={n.actor.picture} name={actorName(n)} size={36} />
+              </span>
               <span className="bell-item-text">
                 <span className="bell-item-line">
                   <strong>{actorName(n)}</strong> {notificationText(n)}
