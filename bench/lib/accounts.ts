@@ -1,7 +1,7 @@
 /**
  * Users of a bench's own stack (scripts/stack), through its gateway: signed up with a session
- * cookie, calls with it, and a back-to-back poll. (The older lag benches of social keep their
- * own copies of these.)
+ * cookie, calls with it, and a poll a few ms apart (social's lag benches use the first two and
+ * keep their own poll, with no pause between reads).
  */
 
 export interface Account {

@@ -15,6 +15,7 @@
 import { loadavg } from 'node:os';
 import type { Friend } from '@wayfarer/contracts';
 import { startStack } from '../../scripts/stack/stack';
+import { gatewayClient, type Account } from '../lib/accounts';
 import { recordBudget } from '../lib/results';
 
 const PORTS = {
@@ -39,30 +40,7 @@ process.env.RATE_LIMIT_PER_MINUTE = '1000000';
 const stack = await startStack({ namespace: 'benchsocial', ports: PORTS, logLevel: 'warn' });
 const base = `http://127.0.0.1:${PORTS.gateway}`;
 
-interface Account {
-  userId: string;
-  header: string;
-}
-
-async function call(path: string, account: Account, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${base}${path}`, { ...init, headers: { ...init.headers, cookie: account.header } });
-}
-
-async function signUp(name: string): Promise<Account> {
-  const form = new FormData();
-  form.append('name', name);
-  form.append(
-    'email',
-    `bench.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.com`,
-  );
-  form.append('password', 'a long password');
-  const res = await fetch(`${base}/api/register`, { method: 'POST', body: form });
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
-  const { userId } = (await res.json()) as { userId: string };
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
-  if (!raw) throw new Error('register: no session cookie');
-  return { userId, header: raw.split(';', 1)[0]! };
-}
+const { call, signUp } = gatewayClient(base);
 
 /** Polls `until` back to back until it holds; throws after `GIVE_UP_MS`. */
 async function poll(what: string, until: () => Promise<boolean>): Promise<void> {
