@@ -12,3 +12,4 @@ export * from './text';
 export * from './idempotency';
 export * from './trip-edits';
 export * from './notifications';
+export * from './sharing';

@@ -22,5 +22,15 @@ export const JournalSaved = defineEvent({
   topic: Topics.journalEntry,
   type: 'journal.saved',
   version: 1,
-  payload: z.object({ destinationId: z.string(), ownerId: z.string(), date: z.string() }),
+  payload: z.object({
+    destinationId: z.string(),
+    ownerId: z.string(),
+    date: z.string(),
+    /**
+     * The saved text (issue 20): trips keeps it to show on a share link that includes stories.
+     * Absent in events published before; the events stay inside the system like trip.created's
+     * stories, and `user.deleted` / `trip.deleted` erase every copy.
+     */
+    content: z.string().optional(),
+  }),
 });

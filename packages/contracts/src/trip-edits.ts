@@ -6,7 +6,7 @@ import {
   MultipartFraming,
   type MultipartParserLimits,
 } from './bodies';
-import { TripLimits } from './trips';
+import { TripLimits, TripVisibility } from './trips';
 
 /*
  * Changing a saved trip (issue 19, "Change what you saved"): `PATCH /api/trips/{id}`, photos
@@ -67,6 +67,8 @@ export const TripPatch = z.strictObject({
   startDate: z.string().optional(),
   endDate: z.string().optional(),
   destinations: z.array(TripPatchDestination).max(TripLimits.destinationsMax).optional(),
+  /** Issue 20: who sees the trip (`friends` | `private`). */
+  visibility: TripVisibility.optional(),
 });
 export type TripPatch = z.input<typeof TripPatch>;
 

@@ -90,6 +90,18 @@ const endNotBeforeStart = {
   },
 };
 
+/**
+ * Who may see a trip besides its owner: its owner's friends (`friends`) or nobody (`private`).
+ * Trips' events carry it once trips has per-trip privacy; absent means `friends` (every trip
+ * before it). Friends' screens (the feed, notifications) never show a private trip.
+ */
+export const TripVisibility = z.enum(['friends', 'private']);
+export type TripVisibility = z.infer<typeof TripVisibility>;
+
+/** A trip's visibility as its event says it (`friends` when the event has none). */
+export const visibilityOf = (payload: { visibility?: TripVisibility }): TripVisibility =>
+  payload.visibility ?? 'friends';
+
 /** One `destinations[i]` group of the multipart form (text fields; photos are files). */
 export const DestinationInput = z
   .object({
@@ -113,6 +125,8 @@ export const TripInput = z
     startDate: DateOnly,
     endDate: DateOnly,
     destinations: z.array(DestinationInput).max(TripLimits.destinationsMax),
+    /** Issue 20: the multipart field `visibility` (absent: `friends`, what the spec does). */
+    visibility: TripVisibility.default('friends'),
   })
   .refine(endNotBeforeStart.check, endNotBeforeStart.params);
 export type TripInput = z.infer<typeof TripInput>;
@@ -136,6 +150,8 @@ export const Trip = z.object({
   startDate: z.string(),
   endDate: z.string(),
   destinations: z.array(Destination),
+  /** Issue 20: the trips service always answers it (`friends` or `private`). */
+  visibility: TripVisibility.optional(),
 });
 export type Trip = z.infer<typeof Trip>;
 
@@ -183,18 +199,6 @@ export const DestinationSummary = z.object({
   photos: z.array(z.string()),
   storyPreview: z.string(),
 });
-
-/**
- * Who may see a trip besides its owner: its owner's friends (`friends`) or nobody (`private`).
- * Trips' events carry it once trips has per-trip privacy; absent means `friends` (every trip
- * before it). Friends' screens (the feed, notifications) never show a private trip.
- */
-export const TripVisibility = z.enum(['friends', 'private']);
-export type TripVisibility = z.infer<typeof TripVisibility>;
-
-/** A trip's visibility as its event says it (`friends` when the event has none). */
-export const visibilityOf = (payload: { visibility?: TripVisibility }): TripVisibility =>
-  payload.visibility ?? 'friends';
 
 export const TripCreated = defineEvent({
   topic: Topics.tripsTrip,

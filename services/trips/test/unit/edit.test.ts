@@ -25,6 +25,7 @@ const trip = newTripDoc({
   id: tripId,
   ownerId: 'owner',
   input: {
+    visibility: 'friends',
     name: 'Trip',
     startDate: '2026-01-01',
     endDate: '2026-01-10',

@@ -38,6 +38,7 @@ const trip = newTripDoc({
   id: tripId,
   ownerId: 'owner-1',
   input: {
+    visibility: 'friends',
     name: 'Summer',
     startDate: '2024-07-01',
     endDate: '2024-07-20',
@@ -187,6 +188,7 @@ describe('photos whose display variant is not made yet', () => {
     id: tripId,
     ownerId: 'owner-1',
     input: {
+      visibility: 'friends',
       name: 'New',
       startDate: '2024-07-01',
       endDate: '2024-07-02',

@@ -34,6 +34,7 @@ describe('buildTripInput', () => {
       TODAY,
     );
     expect(input).toEqual({
+      visibility: 'friends',
       name: 'Summer',
       startDate: '2024-07-01',
       endDate: '2024-07-20',
