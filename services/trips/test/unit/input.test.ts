@@ -75,6 +75,7 @@ describe('buildTripInput', () => {
       TODAY,
     );
     expect(input).toEqual({
+      visibility: 'friends',
       name: '',
       startDate: '2024-02-01',
       endDate: '2024-02-10',
