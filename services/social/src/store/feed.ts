@@ -33,8 +33,8 @@ const FEED_ITEM_JSON = `
     'createdAt', to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /**
- * `GET /api/feed`'s page: the caller's current friends' shared trips (not deleted, not private)
- * newest first, after the cursor's (time, id), as JSON text; `last` is the next page's cursor
+ * `GET /api/feed`'s page: the caller's current friends' shared trips (the view
+ * `trips_for_friends`: not deleted, not private) newest first, after the cursor's (time, id), as JSON text; `last` is the next page's cursor
  * (null on the last page), `friendIds` every friend of the caller (any of them may change the
  * page: a new trip, a new name). One query: per friend the few newest entries of the
  * `trips_feed` index after the cursor (an index-only range), merged, then the page's rows read.
@@ -56,8 +56,8 @@ export async function feedPageJson(
      ids AS (
        SELECT x.id, x.created_at
          FROM f CROSS JOIN LATERAL (
-           SELECT id, created_at FROM trips
-            WHERE owner_id = f.friend_id AND NOT deleted AND visibility = 'friends'
+           SELECT id, created_at FROM trips_for_friends
+            WHERE owner_id = f.friend_id
               AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
             ORDER BY created_at DESC, id DESC
             LIMIT $4 + 1) x
@@ -67,7 +67,7 @@ export async function feedPageJson(
      oldest AS (SELECT id, created_at FROM page ORDER BY created_at, id LIMIT 1)
      SELECT coalesce(
               (SELECT json_agg(${FEED_ITEM_JSON} ORDER BY t.created_at DESC, t.id DESC)
-                 FROM page p JOIN trips t ON t.id = p.id LEFT JOIN users u ON u.id = t.owner_id),
+                 FROM page p JOIN trips_for_friends t ON t.id = p.id LEFT JOIN users u ON u.id = t.owner_id),
               '[]'::json)::text AS body,
             coalesce((SELECT array_agg(friend_id) FROM f), '{}') AS friend_ids,
             (SELECT count(*) FROM ids) > $4 AS more,

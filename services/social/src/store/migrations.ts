@@ -164,4 +164,19 @@ export const migrations: readonly Migration[] = [
         WHERE NOT deleted AND visibility = 'friends';
     `,
   },
+  {
+    id: '007_trips_for_friends',
+    sql: `
+      -- issue 20: the one rule of who besides its owner sees a trip, in one place. Every read
+      -- that shows a user's trips to someone else (GET /api/friends, the friend's destination,
+      -- the feed, accept's newFriend) reads this view, never the table: a deleted trip
+      -- (tombstone) or a private one is nobody else's. Who is a friend is each read's join on
+      -- friendships. A plain view: PostgreSQL inlines it, so the reads keep their indexes
+      -- (trips_owner, and trips_feed whose predicate is this one).
+      CREATE VIEW trips_for_friends AS
+        SELECT id, owner_id, created_at, doc, summary, version
+          FROM trips
+         WHERE NOT deleted AND visibility = 'friends';
+    `,
+  },
 ];

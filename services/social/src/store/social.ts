@@ -24,7 +24,8 @@ import {
 
 /**
  * One friend's JSON, built by PostgreSQL: id, name, picture and their trips newest first (each
- * trip's summary is stored as the API answers it). A friend auth has not announced yet (events in
+ * trip's summary is stored as the API answers it), only those friends may see (the view
+ * `trips_for_friends`, migration 007: no private trip, no tombstone). A friend auth has not announced yet (events in
  * flight) has an empty name and the default avatar. `fr` is the friendships row.
  */
 const FRIEND_JSON = `
@@ -34,7 +35,7 @@ const FRIEND_JSON = `
     'picture', coalesce(u.picture, '${DEFAULT_AVATAR}'),
     'trips', coalesce(
       (SELECT json_agg(t.summary ORDER BY t.created_at DESC, t.id)
-         FROM trips t WHERE t.owner_id = fr.friend_id AND NOT t.deleted),
+         FROM trips_for_friends t WHERE t.owner_id = fr.friend_id),
       '[]'::json))`;
 
 /**
@@ -196,7 +197,8 @@ export class SocialStore {
 
   /**
    * One destination of a current friend's trip with every photo, as JSON text; null when the
-   * two are not friends or the friend has no such destination.
+   * two are not friends or the friend has no such destination friends may see (a private or
+   * deleted trip's: `trips_for_friends`), so the caller cannot tell those from an unknown id.
    */
   async friendDestinationJson(
     userId: string,
@@ -206,7 +208,7 @@ export class SocialStore {
     const { rows } = await this.pool.query<{ body: string }>(
       `SELECT d::text AS body
          FROM friendships fr
-         JOIN trips t ON t.owner_id = fr.friend_id AND NOT t.deleted
+         JOIN trips_for_friends t ON t.owner_id = fr.friend_id
          CROSS JOIN LATERAL json_array_elements(t.doc->'destinations') d
         WHERE fr.user_id = $1 AND fr.friend_id = $2 AND d->>'_id' = $3
         LIMIT 1`,

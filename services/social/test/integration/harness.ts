@@ -14,6 +14,7 @@ import {
   type FriendRequest,
   type SearchUser,
   type Topic,
+  type TripVisibility,
 } from '@wayfarer/contracts';
 import { groupId, loadConfig } from '@wayfarer/service-kit';
 import {
@@ -66,7 +67,7 @@ export interface Harness extends SocialService {
   createTrip(
     ownerId: string,
     destinations: TestDestination[],
-    trip?: { tripId?: string; name?: string },
+    trip?: { tripId?: string; name?: string; visibility?: TripVisibility },
   ): Promise<EventEnvelope>;
   deleteTrip(ownerId: string, tripId: string): Promise<EventEnvelope>;
   /** Sends an envelope again (a redelivery) on `topic`, keyed by its aggregate id. */
@@ -191,6 +192,7 @@ export async function startSocial(): Promise<Harness> {
           photos: d.photos ?? [],
           storyPreview: d.storyPreview ?? '',
         })),
+        ...(trip.visibility ? { visibility: trip.visibility } : {}),
       }) as EventEnvelope;
       await publishEnvelope(Topics.tripsTrip, event);
       return event;
