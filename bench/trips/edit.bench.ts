@@ -147,6 +147,7 @@ try {
   const trips = Array.from({ length: CONNECTIONS }, (_, t) => {
     const id = newId();
     const input: TripInput = {
+      visibility: 'friends',
       name: `Edited trip ${t}`,
       startDate: '2025-08-01',
       endDate: '2025-08-30',

@@ -239,6 +239,7 @@ try {
   const docs = Array.from({ length: TRIPS }, (_, t) => {
     const id = newId();
     const input: TripInput = {
+      visibility: 'friends',
       name: `Trip number ${t} through the north`,
       startDate: '2025-08-01',
       endDate: '2025-08-20',
