@@ -114,6 +114,24 @@ export function TrashIcon() {
   );
 }
 
+export function LockIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <rect x="5" y="10.5" width="14" height="10" rx="2" />
+      <path d="M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3" />
+    </svg>
+  );
+}
+
+export function LinkIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1.2 1.2" />
+      <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1.2-1.2" />
+    </svg>
+  );
+}
+
 export function CalendarIcon() {
   return (
     <svg {...common} width={16} height={16}>

@@ -29,6 +29,7 @@ export function Component() {
       name: state.name,
       startDate: state.range.startDate,
       endDate: state.range.endDate,
+      visibility: state.visibility,
       destinations: state.destinations,
     });
     const trip = await uploadTrip(body, { signal, onProgress });

@@ -6,6 +6,7 @@ import { useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
 import { fetchMyTrips, TRIP_TEXTS, type TripSummary } from '../trips/api';
 import { summaryMarkers } from '../trips/markers';
+import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripThumb } from '../trips/TripThumb';
 import '../styles/trips.css';
 
@@ -124,7 +125,10 @@ export function Component() {
               <Link to={`/trip/${trip._id}`} state={{ summary: trip }} className="trip-card">
                 <TripThumb src={coverOf(trip)} />
                 <span className="trip-card-text">
-                  <span className="trip-card-name">{trip.name || TRIP_TEXTS.untitled}</span>
+                  <span className="trip-card-title">
+                    <span className="trip-card-name">{trip.name || TRIP_TEXTS.untitled}</span>
+                    {trip.visibility === 'private' ? <PrivateMark /> : null}
+                  </span>
                   {dates ? (
                     <span className="trip-card-dates">
                       <CalendarIcon />

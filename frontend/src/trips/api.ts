@@ -5,6 +5,7 @@ import {
   type Trip,
   type TripPatch,
   type TripSummary,
+  type TripVisibility,
 } from '@wayfarer/contracts';
 import {
   ApiError,
@@ -29,7 +30,16 @@ export const TRIP_TEXTS = {
   deleteFailed: 'The trip could not be deleted. Please try again.',
   saveFailed: 'The trip could not be saved. Please try again.',
   untitled: 'Untitled trip',
+  /** Issue 20: the visibility control and the list's lock. */
+  visibility: 'Who can see this trip',
+  privateTrip: 'Private trip',
 } as const;
+
+/** The visibility control's choices, in order (issue 20): the label and a line under it. */
+export const VISIBILITY_CHOICES = [
+  { value: 'friends', label: 'Friends', hint: 'Your friends see it on their map and feed.' },
+  { value: 'private', label: 'Only me', hint: 'Nobody else sees it, unless you share a link.' },
+] as const satisfies readonly { value: TripVisibility; label: string; hint: string }[];
 
 /**
  * `GET /api/mytrips`: the user's trips, newest first, as summaries (each story its preview,

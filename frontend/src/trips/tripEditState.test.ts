@@ -254,3 +254,32 @@ describe('progress over several photo adds', () => {
     ).toEqual({ loaded: 1000, total: 1000 });
   });
 });
+
+describe('who can see the trip (issue 20)', () => {
+  it('is prefilled from the trip; a trip answered without it is Friends', () => {
+    expect(loaded().form.visibility).toBe('friends');
+    expect(loaded({ ...trip(), visibility: 'private' }).form.visibility).toBe('private');
+  });
+
+  it('is sent in the patch only when it changed, alone when nothing else did', () => {
+    const state = loaded();
+    expect(tripPatch(state.trip!, state.form)).toBeNull();
+    const changed = run([{ type: 'visibility', value: 'private' }], state);
+    expect(tripPatch(changed.trip!, changed.form)).toEqual({ visibility: 'private' });
+    const back = run([{ type: 'visibility', value: 'friends' }], changed);
+    expect(tripPatch(back.trip!, back.form)).toBeNull();
+    const priv = loaded({ ...trip(), visibility: 'private' });
+    const opened = run([{ type: 'visibility', value: 'friends' }], priv);
+    expect(tripPatch(opened.trip!, opened.form)).toEqual({ visibility: 'friends' });
+  });
+
+  it('takes the answered visibility after the patch', () => {
+    const changed = run([{ type: 'visibility', value: 'private' }], loaded());
+    const after = run(
+      [{ type: 'patched', trip: { ...trip(), visibility: 'private' }, etag: '"2"' }],
+      changed,
+    );
+    expect(after.form.visibility).toBe('private');
+    expect(tripPatch(after.trip!, after.form)).toBeNull();
+  });
+});

@@ -1,4 +1,9 @@
-import { TripEditMessages, type TripPatch, type TripPatchDestination } from '@wayfarer/contracts';
+import {
+  TripEditMessages,
+  visibilityOf,
+  type TripPatch,
+  type TripPatchDestination,
+} from '@wayfarer/contracts';
 import type { Trip } from './api';
 import type { PhotoLike } from './tripForm';
 import {
@@ -110,6 +115,7 @@ export function formFromTrip<P extends PhotoLike = File>(trip: Trip): TripFormSt
     { startDate: day(trip.startDate), endDate: day(trip.endDate) },
     trip.name,
     trip.destinations.map((d) => entryOf<P>(d)),
+    visibilityOf(trip),
   );
 }
 
@@ -134,7 +140,8 @@ const DESTINATION_FIELDS = [
 ] as const;
 
 /**
- * What Save sends in `PATCH /api/trips/:id`: the fields that differ from `trip`, and the whole
+ * What Save sends in `PATCH /api/trips/:id`: the fields that differ from `trip` (the visibility
+ * among them: a trip answered without one is `friends`), and the whole
  * destination list (kept ones by `_id` with what changed, new ones whole) when anything in it
  * differs (an order, a removal, an addition, a changed field). Null when nothing does.
  */
@@ -144,6 +151,7 @@ export function tripPatch(trip: Trip, form: TripFormState<PhotoLike>): TripPatch
   if (name !== trip.name) patch.name = name;
   if (form.range.startDate !== day(trip.startDate)) patch.startDate = form.range.startDate;
   if (form.range.endDate !== day(trip.endDate)) patch.endDate = form.range.endDate;
+  if (form.visibility !== visibilityOf(trip)) patch.visibility = form.visibility;
 
   const saved = new Map(trip.destinations.map((d) => [d._id, entryOf<PhotoLike>(d)]));
   let listChanged = form.destinations.length !== trip.destinations.length;
@@ -190,6 +198,7 @@ export function afterPatch<P extends PhotoLike>(
     ...form,
     name: trip.name,
     range: { startDate: day(trip.startDate), endDate: day(trip.endDate) },
+    visibility: visibilityOf(trip),
     destinations,
   };
 }

@@ -79,6 +79,19 @@ describe('the POST /api/trips multipart body (spec section 7)', () => {
     ]);
   });
 
+  it('sends a private trip as the field `visibility` after the dates; friends is left out', () => {
+    expect(
+      tripFormEntries({ ...draft, destinations: [], visibility: 'friends' }).map(([n]) => n),
+    ).toEqual(['name', 'startDate', 'endDate']);
+    const entries = tripFormEntries({ ...draft, destinations: [], visibility: 'private' });
+    expect(entries).toEqual([
+      ['name', 'Summer in Europe'],
+      ['startDate', '2025-06-01'],
+      ['endDate', '2025-06-14'],
+      ['visibility', 'private'],
+    ]);
+  });
+
   it('builds a FormData with the files as file parts', async () => {
     const files = [new File([new Uint8Array([1, 2, 3])], 'a.png', { type: 'image/png' })];
     const form = buildTripFormData({

@@ -8,6 +8,8 @@ import {
   TripDateMessages,
   TripLimits,
   type DESTINATION_FIELDS,
+  visibilityOf,
+  type TripVisibility,
 } from '@wayfarer/contracts';
 
 /**
@@ -39,6 +41,11 @@ export interface TripDraft<P extends PhotoLike = File> {
   startDate: string;
   endDate: string;
   destinations: DestinationDraft<P>[];
+  /**
+   * Who sees the trip (issue 20): the field `visibility`, sent for `private` only (absent is
+   * `friends`, contracts' `TripInput` default: a friends trip's form is the spec's as before).
+   */
+  visibility?: TripVisibility;
 }
 
 /** A calendar day as `YYYY-MM-DD` in the user's time zone (the date inputs' format). */
@@ -83,7 +90,8 @@ export function tripDateProblem(
 }
 
 /**
- * The multipart fields in order: `name`, `startDate`, `endDate`, then per destination i
+ * The multipart fields in order: `name`, `startDate`, `endDate`, `visibility` (a private trip's),
+ * then per destination i
  * `destinations[i][name|startDate|endDate|latitude|longitude|story]` followed by its files,
  * each appended under `photos[i]` (the field name repeats).
  */
@@ -95,6 +103,9 @@ export function tripFormEntries<P extends PhotoLike>(
     ['startDate', draft.startDate],
     ['endDate', draft.endDate],
   ];
+  if (draft.visibility && draft.visibility !== visibilityOf({})) {
+    entries.push(['visibility', draft.visibility]);
+  }
   draft.destinations.forEach((d, i) => {
     const field = (key: (typeof DESTINATION_FIELDS)[number]) => destinationFieldName(i, key);
     entries.push(

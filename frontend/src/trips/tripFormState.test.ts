@@ -327,3 +327,24 @@ describe('upload progress', () => {
     expect(uploadNote({ loaded: 10, total: 10 })).toBe('Processing photos…');
   });
 });
+
+describe('who can see the trip (issue 20)', () => {
+  it('is Friends by default and changes with the control', () => {
+    expect(run([]).visibility).toBe('friends');
+    expect(run([{ type: 'visibility', value: 'private' }]).visibility).toBe('private');
+    expect(
+      run([
+        { type: 'visibility', value: 'private' },
+        { type: 'visibility', value: 'friends' },
+      ]).visibility,
+    ).toBe('friends');
+  });
+
+  it('stays as it is while the trip is being sent', () => {
+    const sending = run([{ type: 'submit', today: TODAY }]);
+    expect(sending.sending).not.toBeNull();
+    expect(tripFormReducer(sending, { type: 'visibility', value: 'private' }).visibility).toBe(
+      'friends',
+    );
+  });
+});

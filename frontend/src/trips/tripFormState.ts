@@ -1,4 +1,4 @@
-import { TripLimits } from '@wayfarer/contracts';
+import { TripLimits, type TripVisibility } from '@wayfarer/contracts';
 import type { PlaceChoice } from '../map/places';
 import { TRIP_TEXTS } from './api';
 import {
@@ -71,6 +71,8 @@ export interface UploadProgress {
 export interface TripFormState<P extends PhotoLike = File> {
   name: string;
   range: DateRange;
+  /** Who sees the trip (issue 20): its owner's friends (the default) or only its owner. */
+  visibility: TripVisibility;
   destinations: DestinationEntry<P>[];
   builder: Builder<P>;
   /** Under way: the send's number (a new one per Save) and its upload progress, if known. */
@@ -89,6 +91,7 @@ export interface TripFormState<P extends PhotoLike = File> {
 export type TripFormAction<P extends PhotoLike = File> =
   | { type: 'name'; value: string }
   | { type: 'trip-date'; field: keyof DateRange; value: string }
+  | { type: 'visibility'; value: TripVisibility }
   | { type: 'place-selected'; choice: PlaceChoice }
   | { type: 'place-invalid' }
   | { type: 'place-typed'; text: string }
@@ -129,15 +132,20 @@ const emptyBuilder = <P extends PhotoLike>(generation: number): Builder<P> => ({
   photoProblems: [],
 });
 
-/** A new form: no name, `range` (today to today on the add screen) and `destinations`. */
+/**
+ * A new form: no name, `range` (today to today on the add screen), `destinations` and
+ * `visibility` (friends, what the spec does, unless the saved trip says otherwise).
+ */
 export function initialTripForm<P extends PhotoLike = File>(
   range: DateRange,
   name = '',
   destinations: DestinationEntry<P>[] = [],
+  visibility: TripVisibility = 'friends',
 ): TripFormState<P> {
   return {
     name,
     range,
+    visibility,
     destinations,
     builder: emptyBuilder(0),
     sending: null,
@@ -249,6 +257,8 @@ export function tripFormReducer<P extends PhotoLike>(
       return { ...state, name: action.value };
     case 'trip-date':
       return { ...state, range: adjustRange(state.range, action.field, action.value) };
+    case 'visibility':
+      return { ...state, visibility: action.value };
     case 'place-selected':
       return updateBuilder(state, {
         place: action.choice,

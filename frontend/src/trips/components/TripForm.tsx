@@ -25,9 +25,11 @@ import { DestinationBuilder } from './DestinationBuilder';
 import { DestinationList, type SavedPhotoActions } from './DestinationList';
 import { DateRangeFields } from './DateRangeFields';
 import { UploadProgress } from './UploadProgress';
+import { VisibilityField } from './VisibilityField';
 
 /**
- * The trip form of the add and edit screens: the trip's name and dates, the destination builder,
+ * The trip form of the add and edit screens: the trip's name, dates and who can see it, the
+ * destination builder,
  * the list of destinations (pins on the map as they are added: the map fits them all), and the
  * footer with the save error, the upload's progress, Cancel and Save. Save dispatches `submit`;
  * the screen sends (`useTripSend`). Everything is disabled while the trip is being sent.
@@ -153,6 +155,10 @@ export function TripForm({
             range={state.range}
             named
             onChange={(field, value) => dispatch({ type: 'trip-date', field, value })}
+          />
+          <VisibilityField
+            value={state.visibility}
+            onChange={(value) => dispatch({ type: 'visibility', value })}
           />
         </div>
 

@@ -1,0 +1,16 @@
+import { LockIcon } from '../../components/icons';
+import { TRIP_TEXTS } from '../api';
+
+/** The small lock of a private trip (issue 20): named "Private trip" and titled so. */
+export function PrivateMark() {
+  return (
+    <span
+      className="private-mark"
+      role="img"
+      aria-label={TRIP_TEXTS.privateTrip}
+      title={TRIP_TEXTS.privateTrip}
+    >
+      <LockIcon />
+    </span>
+  );
+}
