@@ -3,7 +3,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ArrowLeftIcon, CalendarIcon, EditIcon, PinIcon, TrashIcon } from '../components/icons';
+import {
+  ArrowLeftIcon,
+  CalendarIcon,
+  EditIcon,
+  LinkIcon,
+  PinIcon,
+  TrashIcon,
+} from '../components/icons';
 import { revealMapColumn } from '../map/reveal';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
@@ -17,8 +24,12 @@ import {
   type TripSummary,
 } from '../trips/api';
 import { summaryMarkers, tripMarkers } from '../trips/markers';
+import { SharePanel } from '../sharing/components/SharePanel';
+import { SHARE_TEXTS } from '../sharing/shareState';
+import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripThumb } from '../trips/TripThumb';
 import type { TripsLocationState } from './trips';
+import '../styles/sharing.css';
 import '../styles/trips.css';
 
 type Load =
@@ -90,7 +101,8 @@ function DestinationItem({
 /**
  * A trip (`/trip/:id`, spec sections 2 and 4): its name, short date range and destinations
  * (story previews cut at 100 characters), which are the map's pins; choosing one zooms the map
- * to it. Edit opens the edit screen (`/trip/:id/edit`). Delete asks 'Delete this trip?' first,
+ * to it. Edit opens the edit screen (`/trip/:id/edit`); Share its share link's dialog (issue 20,
+ * `sharing/`). Delete asks 'Delete this trip?' first,
  * then goes back to the list.
  */
 export function Component() {
@@ -110,6 +122,7 @@ export function Component() {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [sharing, setSharing] = useState(false);
   const focusMarker = useMapFocus();
 
   useEffect(() => {
@@ -238,7 +251,10 @@ export function Component() {
       <BackToTrips />
       <header className="page-header page-header--row">
         <div className="trip-heading">
-          <h1 id="page-title">{shown.name || TRIP_TEXTS.untitled}</h1>
+          <div className="trip-card-title">
+            <h1 id="page-title">{shown.name || TRIP_TEXTS.untitled}</h1>
+            {shown.visibility === 'private' ? <PrivateMark /> : null}
+          </div>
           {dates ? (
             <p className="trip-dates">
               <CalendarIcon />
@@ -251,6 +267,15 @@ export function Component() {
             <EditIcon />
             Edit
           </Link>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            aria-haspopup="dialog"
+            onClick={() => setSharing(true)}
+          >
+            <LinkIcon />
+            {SHARE_TEXTS.open}
+          </button>
           <button
             type="button"
             className="btn btn-danger-ghost"
@@ -288,6 +313,12 @@ export function Component() {
         </ol>
       )}
 
+      <SharePanel
+        tripId={shown._id}
+        tripName={shown.name || TRIP_TEXTS.untitled}
+        open={sharing}
+        onClose={() => setSharing(false)}
+      />
       <ConfirmDialog
         open={confirming}
         title={TRIP_TEXTS.confirmDelete}
