@@ -1,6 +1,9 @@
+import type { TripVisibility } from '@wayfarer/contracts';
+
 /**
  * Who may read and write a destination's journal (spec section 6: the owner edits, friends
- * read, nobody else sees it). Pure: the caller looks up the owner and the friendship.
+ * read, nobody else sees it; issue 20: a private trip's journals are its owner's alone). Pure:
+ * the caller looks up the owner, the trip's visibility and the friendship.
  */
 
 /** How the caller stands to a destination. `none`: the destination is unknown here. */
@@ -12,12 +15,19 @@ export interface AccessFacts {
   ownerId: string | null;
   /** Whether the caller and the owner are friends (ignored for the owner). */
   friends: boolean;
+  /** The trip's visibility (absent: `friends`, every trip before issue 20). */
+  visibility?: TripVisibility;
 }
 
-export function relationOf({ userId, ownerId, friends }: AccessFacts): Relation {
+/**
+ * How the caller stands to the destination. A friend of the owner is a `stranger` to a private
+ * trip's destination: they get exactly what someone unknown gets (a 404, never a 403 that
+ * would tell the journal exists).
+ */
+export function relationOf({ userId, ownerId, friends, visibility }: AccessFacts): Relation {
   if (ownerId === null) return 'none';
   if (ownerId === userId) return 'owner';
-  return friends ? 'friend' : 'stranger';
+  return friends && visibility !== 'private' ? 'friend' : 'stranger';
 }
 
 /** What to answer: go ahead, 403 (may see it but not change it) or 404 (must not see it). */

@@ -3,7 +3,9 @@ import {
   TripCreated,
   TripDeleted,
   TripUpdated,
+  TRIP_FIRST_VERSION,
   UserDeleted,
+  visibilityOf,
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
@@ -12,12 +14,14 @@ import type { JournalStores } from '../store';
 /**
  * Applies one trips event to journal's projection. Idempotent by itself (MongoDB has no
  * transaction to tie a processed-event marker to the effect):
- * - `trip.created`: insert-if-absent `{ _id: destinationId, ownerId, tripId }` per destination;
+ * - `trip.created`: insert-if-absent `{ _id: destinationId, ownerId, tripId, visibility,
+ *   version: 1 }` per destination (`visibility`: `visibilityOf`, absent = friends);
  * - `trip.updated`: the same for the destinations after the change (the new ones are added;
- *   kept ones, and removed ones, which are tombstones, stay as they are), then the destinations
- *   it removed are tombstoned and their entries deleted. No version is needed: a destination id
- *   is never reused, so an older update arriving late can neither revive a removed destination
- *   nor remove a kept one;
+ *   kept ones, and removed ones, which are tombstones, stay as they are), then the trip's
+ *   visibility is set on its live destinations holding an older version, then the
+ *   destinations it removed are tombstoned and their entries deleted. A destination id is
+ *   never reused, so an older update arriving late can neither revive a removed destination
+ *   nor remove a kept one; the version keeps it from undoing a newer visibility;
  * - `trip.deleted`: tombstone those destinations, then delete their journal entries.
  * Other event types are ignored. A payload that fails its schema throws a ZodError.
  */
@@ -33,6 +37,7 @@ export async function applyTripEvent(
       tripId,
       ownerId,
       destinations.map((d) => d.id),
+      { visibility: visibilityOf(created.payload), version: TRIP_FIRST_VERSION },
     );
     if (conflicts.length > 0) {
       logger?.warn({ tripId, conflicts }, 'trip.created names destinations already known; kept');
@@ -41,15 +46,18 @@ export async function applyTripEvent(
   }
   const updated = readEvent(TripUpdated, event);
   if (updated) {
-    const { tripId, ownerId, destinations, removedDestinationIds } = updated.payload;
+    const { tripId, ownerId, destinations, removedDestinationIds, version } = updated.payload;
+    const visibility = visibilityOf(updated.payload);
     const conflicts = await stores.destinations.addTripDestinations(
       tripId,
       ownerId,
       destinations.map((d) => d.id),
+      { visibility, version },
     );
     if (conflicts.length > 0) {
       logger?.warn({ tripId, conflicts }, 'trip.updated names destinations of another trip; kept');
     }
+    await stores.destinations.setTripVisibility(tripId, visibility, version);
     await removeDestinations(stores, tripId, removedDestinationIds, event);
     return;
   }

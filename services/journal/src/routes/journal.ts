@@ -30,12 +30,13 @@ export function journalRoutes(ctx: JournalContext): void {
 
   /** The caller's relation to a destination, from journal's own projections. */
   async function relationTo(userId: string, destinationId: string): Promise<Relation> {
-    const ownerId = await stores.destinations.ownerOf(destinationId);
+    const access = await stores.destinations.accessOf(destinationId);
+    const ownerId = access?.ownerId ?? null;
     const friends =
       ownerId !== null && ownerId !== userId
         ? await stores.friendships.areFriends(userId, ownerId)
         : false;
-    return relationOf({ userId, ownerId, friends });
+    return relationOf({ userId, ownerId, friends, visibility: access?.visibility });
   }
 
   app.get('/api/journal/:destinationId', async (request) => {

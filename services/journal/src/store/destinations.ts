@@ -1,15 +1,27 @@
 import type { Collection, Db } from 'mongodb';
+import { TRIP_FIRST_VERSION, type TripVisibility } from '@wayfarer/contracts';
 
 /**
- * Projection of destination owners, built from trips' `trip.created` / `trip.deleted`.
- * A deleted trip's destinations stay as tombstones (`deletedAt` set), so a replayed or late
- * `trip.created` cannot bring them (and their journals) back: ids are never reused.
+ * Projection of destination owners, built from trips' `trip.created` / `trip.updated` /
+ * `trip.deleted`. A deleted trip's destinations stay as tombstones (`deletedAt` set), so a
+ * replayed or late `trip.created` cannot bring them (and their journals) back: ids are never
+ * reused. Each keeps its trip's visibility (issue 20) and the trip version that said it, so an
+ * older `trip.updated` arriving late cannot undo a newer one; documents written before issue 20
+ * have neither (`friends`, version 1).
  */
 export interface DestinationDoc {
   _id: string;
   ownerId: string;
   tripId: string;
   deletedAt: Date | null;
+  visibility?: TripVisibility;
+  version?: number;
+}
+
+/** Who may see a live destination: its owner and its trip's visibility. */
+export interface DestinationAccess {
+  ownerId: string;
+  visibility: TripVisibility;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -23,27 +35,37 @@ export class DestinationsStore {
 
   /** The owner of a live destination, or null (unknown or deleted). */
   async ownerOf(destinationId: string): Promise<string | null> {
+    return (await this.accessOf(destinationId))?.ownerId ?? null;
+  }
+
+  /** The owner and trip visibility of a live destination, or null (unknown or deleted). */
+  async accessOf(destinationId: string): Promise<DestinationAccess | null> {
     const doc = await this.collection.findOne(
       { _id: destinationId, deletedAt: null },
-      { projection: { ownerId: 1 } },
+      { projection: { ownerId: 1, visibility: 1 } },
     );
-    return doc?.ownerId ?? null;
+    return doc ? { ownerId: doc.ownerId, visibility: doc.visibility ?? 'friends' } : null;
   }
 
   /**
-   * Records the destinations of a created trip. Insert-if-absent: a redelivery changes
-   * nothing, an existing tombstone stays dead and an owner is never replaced. Returns the ids
-   * that already existed with another owner or trip (a conflict worth logging).
+   * Records the destinations of a created trip (or those a `trip.updated` names), with the
+   * trip's visibility as of `version`. Insert-if-absent: a redelivery changes nothing, an
+   * existing tombstone stays dead and an owner is never replaced. Returns the ids that already
+   * existed with another owner or trip (a conflict worth logging).
    */
   async addTripDestinations(
     tripId: string,
     ownerId: string,
     destinationIds: readonly string[],
+    trip: { visibility: TripVisibility; version: number } = {
+      visibility: 'friends',
+      version: TRIP_FIRST_VERSION,
+    },
   ): Promise<string[]> {
     const conflicts: string[] = [];
     for (const _id of new Set(destinationIds)) {
       try {
-        await this.collection.insertOne({ _id, ownerId, tripId, deletedAt: null });
+        await this.collection.insertOne({ _id, ownerId, tripId, deletedAt: null, ...trip });
       } catch (err) {
         if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
         const existing = await this.collection.findOne({ _id });
@@ -53,6 +75,22 @@ export class DestinationsStore {
       }
     }
     return conflicts;
+  }
+
+  /**
+   * The trip's visibility after its change of `version` (`trip.updated`), on every live
+   * destination of the trip holding an older version (none: version 1); a replay or an older
+   * update arriving late changes nothing.
+   */
+  async setTripVisibility(
+    tripId: string,
+    visibility: TripVisibility,
+    version: number,
+  ): Promise<void> {
+    await this.collection.updateMany(
+      { tripId, deletedAt: null, version: { $not: { $gte: version } } },
+      { $set: { visibility, version } },
+    );
   }
 
   /**

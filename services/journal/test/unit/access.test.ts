@@ -21,6 +21,20 @@ describe('relationOf', () => {
   it('is none when the destination is unknown', () => {
     expect(relationOf({ userId: 'a', ownerId: null, friends: true })).toBe('none');
   });
+  it("makes a friend a stranger to a private trip's destination, never its owner (issue 20)", () => {
+    expect(relationOf({ userId: 'b', ownerId: 'a', friends: true, visibility: 'private' })).toBe(
+      'stranger',
+    );
+    expect(relationOf({ userId: 'a', ownerId: 'a', friends: false, visibility: 'private' })).toBe(
+      'owner',
+    );
+    expect(relationOf({ userId: 'b', ownerId: 'a', friends: true, visibility: 'friends' })).toBe(
+      'friend',
+    );
+    expect(relationOf({ userId: 'c', ownerId: 'a', friends: false, visibility: 'friends' })).toBe(
+      'stranger',
+    );
+  });
 });
 
 describe('decisions', () => {
