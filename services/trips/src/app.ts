@@ -10,6 +10,7 @@ import type { TripsContext } from './routes/context';
 import { editRoutes } from './routes/edits';
 import { installDomainErrors } from './routes/errors';
 import { photoRoutes } from './routes/photos';
+import { shareRoutes } from './routes/share';
 import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
@@ -83,6 +84,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     tripRoutes(ctx);
     editRoutes(ctx);
     photoRoutes(ctx);
+    shareRoutes(ctx);
   });
   return app;
 }

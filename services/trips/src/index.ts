@@ -3,6 +3,7 @@
 export { TripsEnv } from './config';
 export { ERASURE_CONSUMER } from './events/erasure';
 export { FRIENDSHIP_CONSUMER } from './events/friendships';
+export { JOURNAL_STORIES_CONSUMER } from './events/stories';
 export { createService, type TripsService, type TripsServiceOptions } from './service';
 // the trips benches seed stored trips (documents and their list summaries) directly
 export { newId, newPhotoId, newTripDoc, tripSummaryJson, type PhotoDoc } from './domain/trip';

@@ -12,6 +12,7 @@ import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
 import { ERASURE_CONSUMER, startErasure } from './events/erasure';
 import { FRIENDSHIP_CONSUMER } from './events/friendships';
+import { JOURNAL_STORIES_CONSUMER, storiesProjection } from './events/stories';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
@@ -34,7 +35,7 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
 /**
  * trips' composition root: the whole running service from its env (MongoDB with its indexes,
  * the photos bucket, the upload spool, the image queue and the display variants made after a
- * trip is answered, the outbox relay, the friendship consumer, the janitor (interrupted uploads,
+ * trip is answered, the outbox relay, the friendship and journal-text consumers, the janitor (interrupted uploads,
  * unmade variants, removed photos' objects), the app). `main.ts` listens with it; the
  * integration tests boot it with a test env. `close()` closes the app, the sweeper, the
  * consumer, the variants, the spool, the relay, then the MongoDB client.
@@ -63,8 +64,9 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     const variants = createPhotoVariants({ trips, photos, images, spool, logger });
     onClose(() => variants.stop());
 
-    // photos of friends stay hidden while Kafka is down; owners are unaffected
-    const consumer = startMongoProjections({
+    // photos of friends stay hidden while Kafka is down; owners are unaffected. Journal texts
+    // for share links that include stories (journal.saved, issue 20)
+    const projections = startMongoProjections({
       kafka,
       db,
       logger,
@@ -74,9 +76,11 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
           name: FRIENDSHIP_CONSUMER,
           groupId: groupId(env, FRIENDSHIP_CONSUMER),
         }),
+        stories: storiesProjection(trips, { groupId: groupId(env, JOURNAL_STORIES_CONSUMER) }),
       },
-    }).consumers.friendships;
-    onClose(() => consumer.stop());
+    });
+    const { friendships: consumer, stories } = projections.consumers;
+    onClose(() => projections.stop());
     // a closed account's trips, photos and friendships (auth's user.deleted)
     const erasure = startErasure({
       kafka,
@@ -149,6 +153,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       friendships,
       relay,
       consumer,
+      stories,
       erasure,
       janitor,
       images,

@@ -43,7 +43,8 @@ export function checkVersion(trip: Pick<TripDoc, 'version'>, expected: ExpectedV
 const blank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 
 /**
- * Applies a validated `TripPatch` to `trip`: the trip's fields sent replace theirs, and
+ * Applies a validated `TripPatch` to `trip`: the trip's fields sent (`visibility` among them)
+ * replace theirs, and
  * `destinations`, when sent, is the whole new list in order. A kept destination names its
  * `_id` (its fields left out keep their value, its photos stay); a new one has no `_id` and
  * needs `name`, `latitude` and `longitude` (`newId` names it); a destination's blank or missing
@@ -100,6 +101,7 @@ export function applyTripPatch(
     startDate: input.startDate,
     endDate: input.endDate,
     destinations,
+    visibility: patch.visibility ?? trip.visibility,
   };
   if (sameContent(trip, next)) return null;
 
@@ -143,10 +145,14 @@ function mergeDestination(
   };
 }
 
-/** Whether two states of a trip answer the same (fields, destinations in order, photos). */
+/**
+ * Whether two states of a trip answer the same (fields, visibility, destinations in order,
+ * photos).
+ */
 function sameContent(a: TripDoc, b: TripDoc): boolean {
   const fields = (t: TripDoc) =>
     JSON.stringify([
+      t.visibility,
       t.name,
       t.startDate,
       t.endDate,

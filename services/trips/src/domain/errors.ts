@@ -8,11 +8,15 @@ export class InvalidTripError extends Error {
   override readonly name = 'InvalidTripError';
 }
 
-/** What the caller named does not exist for them (someone else's trip is one of these). */
+/**
+ * What the caller named does not exist for them (someone else's trip is one of these).
+ * `share-link`: the owner's trip has no live link; `shared`: a visitor's link does not work
+ * (malformed, unknown, revoked, expired, or what it names is not in its trip).
+ */
 export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
 
-  constructor(readonly what: 'trip' | 'destination' | 'photo') {
+  constructor(readonly what: 'trip' | 'destination' | 'photo' | 'share-link' | 'shared') {
     super(`${what} not found`);
   }
 }

@@ -34,6 +34,7 @@ export function tripCreatedEvent(trip: TripDoc, now: Date = new Date()) {
       startDate: trip.startDate,
       endDate: trip.endDate,
       destinations: destinationSummaries(trip),
+      visibility: trip.visibility,
     },
     now,
   );
@@ -69,6 +70,7 @@ export function tripUpdatedEvent(change: TripChange, now: Date = new Date()) {
       addedDestinationIds: change.addedDestinationIds,
       movedDestinationIds: change.movedDestinationIds,
       removedDestinationIds: change.removedDestinationIds,
+      visibility: trip.visibility,
     },
     now,
   );

@@ -2,6 +2,7 @@ import { TripLimits } from '@wayfarer/contracts';
 import {
   DESTINATION_FIELDS,
   Messages,
+  OPTIONAL_TRIP_FIELDS,
   TRIP_FIELDS,
   type DestinationField,
   type TripField,
@@ -10,7 +11,7 @@ import { InvalidTripError } from './errors';
 
 /**
  * The multipart field names of `POST /api/trips` (spec section 7): `name`, `startDate`,
- * `endDate`, `destinations[i][name|startDate|endDate|latitude|longitude|story]` and files
+ * `endDate`, `visibility` (issue 20, optional), `destinations[i][name|startDate|endDate|latitude|longitude|story]` and files
  * `photos[i]` (the photos of destination i; the field name may repeat, one part per file).
  */
 export type FieldRef =
@@ -44,7 +45,9 @@ export function parseFieldName(name: string): FieldRef {
   if (typeof name !== 'string' || name === '') {
     throw badRequest('The form has a part without a field name.');
   }
-  if (isOneOf(TRIP_FIELDS, name)) return { kind: 'trip', key: name };
+  if (isOneOf(TRIP_FIELDS, name) || isOneOf(OPTIONAL_TRIP_FIELDS, name)) {
+    return { kind: 'trip', key: name };
+  }
   const dest = DESTINATION_FIELD.exec(name);
   if (dest) {
     const key = dest[2]!;

@@ -49,5 +49,13 @@ export function buildTripInput(form: GroupedTripForm, today: string): TripInput 
   });
   if (problems.length > 0) throw new InvalidTripError(problems.join(' '));
   // a value breaking TripInput's rules: a ZodError naming each (a 400 with its issues)
-  return TripInput.parse({ name: form.trip.name ?? '', startDate, endDate, destinations });
+  // `visibility` absent: TripInput's default (`friends`); any other value than its own: a 400
+  // naming the field
+  return TripInput.parse({
+    name: form.trip.name ?? '',
+    startDate,
+    endDate,
+    destinations,
+    visibility: form.trip.visibility,
+  });
 }

@@ -11,7 +11,13 @@ import {
  * in the counts) live in contracts, where the gateway's body cap is derived from them.
  */
 export { DESTINATION_FIELDS, TRIP_FIELDS, TRIP_MULTIPART_LIMITS };
-export type TripField = (typeof TRIP_FIELDS)[number];
+
+/**
+ * Trip fields of the form that may be left out (issue 20: `visibility`, contracts'
+ * `TripInput.visibility`, absent: `friends`); `TRIP_FIELDS` are always sent.
+ */
+export const OPTIONAL_TRIP_FIELDS = ['visibility'] as const;
+export type TripField = (typeof TRIP_FIELDS)[number] | (typeof OPTIONAL_TRIP_FIELDS)[number];
 export type DestinationField = (typeof DESTINATION_FIELDS)[number];
 
 const MB = 1024 * 1024;

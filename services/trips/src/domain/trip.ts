@@ -6,8 +6,10 @@ import {
   type Trip,
   type TripInput,
   type TripSummary,
+  type TripVisibility,
 } from '@wayfarer/contracts';
 import type { ImageType } from '@wayfarer/storage/image';
+import { NotFoundError } from './errors';
 import { isTripId } from './ids';
 
 export { isPhotoId, isTripId, newId, newPhotoId, tripIdTime } from './ids';
@@ -60,6 +62,12 @@ export interface TripDoc {
   startDate: string;
   endDate: string;
   destinations: DestinationDoc[];
+  /**
+   * Who besides the owner may see it (issue 20): the owner's friends (`friends`, the default)
+   * or nobody (`private`); the rule is `domain/access.ts`. Stored on every trip (trips stored
+   * before it get `friends` at start: `TripsRepo.init`).
+   */
+  visibility: TripVisibility;
   /**
    * `TRIP_FIRST_VERSION` when created, one more with every change (an edit, a photo added or
    * removed): what `ETag` / `If-Match` name, and `trip.updated` carries. Not changed by a
@@ -128,6 +136,26 @@ export function findPhoto(trip: Pick<TripDoc, 'destinations'>, photoId: string):
   return null;
 }
 
+/** What a photo URL serves, and whether it is the final answer (cacheable) or a stand-in. */
+export interface ServedPhoto {
+  variant: StoredVariant;
+  /** False while the display variant is being made: the stripped original stands in. */
+  final: boolean;
+}
+
+/**
+ * What serving `photoId` of `trip` sends: its display variant, or while it is being made its
+ * stripped original (never the upload's own bytes). NotFoundError when the trip has no such
+ * photo.
+ */
+export function servedPhoto(trip: Pick<TripDoc, 'destinations'>, photoId: string): ServedPhoto {
+  const photo = findPhoto(trip, photoId);
+  if (!photo) throw new NotFoundError('photo');
+  return photo.display
+    ? { variant: photo.display, final: true }
+    : { variant: photo.original, final: false };
+}
+
 /** A destination from its validated input, its id and its stored photos. */
 export function destinationDoc(
   id: string,
@@ -166,6 +194,7 @@ export function newTripDoc(options: {
     destinations: input.destinations.map((d, i) =>
       destinationDoc(destinationIds[i]!, d, photos[i] ?? []),
     ),
+    visibility: input.visibility,
     version: TRIP_FIRST_VERSION,
     createdAt: now,
     deletedAt: null,
@@ -173,7 +202,10 @@ export function newTripDoc(options: {
   };
 }
 
-export function toApiDestination(tripId: string, d: DestinationDoc): Destination {
+/** A destination's id, name, place and dates: what every view of it shows (the API, links). */
+export function destinationPlace(
+  d: Pick<DestinationDoc, '_id' | 'name' | 'latitude' | 'longitude' | 'startDate' | 'endDate'>,
+) {
   return {
     _id: d._id,
     name: d.name,
@@ -181,6 +213,12 @@ export function toApiDestination(tripId: string, d: DestinationDoc): Destination
     longitude: d.longitude,
     startDate: d.startDate,
     endDate: d.endDate,
+  };
+}
+
+export function toApiDestination(tripId: string, d: DestinationDoc): Destination {
+  return {
+    ...destinationPlace(d),
     photos: d.photos.map((p) => photoUrl(tripId, p.id, p.display === null)),
     story: d.story,
   };
@@ -197,6 +235,7 @@ export function toApiTrip(doc: TripDoc): Trip {
     startDate: doc.startDate,
     endDate: doc.endDate,
     destinations: doc.destinations.map((d) => toApiDestination(doc._id, d)),
+    visibility: doc.visibility,
   };
 }
 
@@ -208,7 +247,7 @@ export function toApiTrip(doc: TripDoc): Trip {
 export function toTripSummary(
   trip: Pick<
     TripDoc,
-    '_id' | 'name' | 'startDate' | 'endDate' | 'destinations' | 'pendingVariants'
+    '_id' | 'name' | 'startDate' | 'endDate' | 'destinations' | 'pendingVariants' | 'visibility'
   >,
 ): TripSummary {
   const pending = new Set(trip.pendingVariants ?? []);
@@ -218,15 +257,11 @@ export function toTripSummary(
     startDate: trip.startDate,
     endDate: trip.endDate,
     destinations: trip.destinations.map((d) => ({
-      _id: d._id,
-      name: d.name,
-      latitude: d.latitude,
-      longitude: d.longitude,
-      startDate: d.startDate,
-      endDate: d.endDate,
+      ...destinationPlace(d),
       photos: d.photos.slice(0, 1).map((p) => photoUrl(trip._id, p.id, pending.has(p.id))),
       story: storyPreview(d.story),
     })),
+    visibility: trip.visibility,
   };
 }
 
@@ -235,7 +270,7 @@ export function toTripSummary(
  * UTF-8 JSON (kept as bytes: the list sends them as they are, neither decoded nor encoded).
  */
 export function tripSummaryJson(
-  trip: Pick<TripDoc, '_id' | 'name' | 'startDate' | 'endDate' | 'destinations'>,
+  trip: Pick<TripDoc, '_id' | 'name' | 'startDate' | 'endDate' | 'destinations' | 'visibility'>,
 ): Buffer {
   return Buffer.from(JSON.stringify(toTripSummary({ ...trip, pendingVariants: undefined })));
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
+import { ShareMessages, TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
 import { HttpError, notFound } from '@wayfarer/service-kit';
 import { InvalidTripError, NotFoundError, StaleTripError } from '../domain/errors';
 import { Messages } from '../domain/limits';
@@ -8,6 +8,8 @@ const notFoundMessages: Record<NotFoundError['what'], string> = {
   trip: Messages.tripNotFound,
   destination: Messages.destinationNotFound,
   photo: Messages.photoNotFound,
+  'share-link': ShareMessages.noLink,
+  shared: ShareMessages.linkGone,
 };
 
 /** What a domain error is in HTTP (anything else as it is). */

@@ -10,7 +10,7 @@ import {
   type WithIdempotency,
   type WithOutbox,
 } from '@wayfarer/service-kit/mongo';
-import { TRIP_FIRST_VERSION } from '@wayfarer/contracts';
+import { TRIP_FIRST_VERSION, visibilityOf } from '@wayfarer/contracts';
 import type { TripChange } from '../domain/edit';
 import {
   tripSummaryJson,
@@ -18,14 +18,17 @@ import {
   type TripDoc,
   type TripSummaryDoc,
 } from '../domain/trip';
+import { JournalStoriesRepo } from './journal-stories';
 import { ListVersions } from './list-versions';
+import { ShareLinksRepo } from './share-links';
 
 /**
  * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
  * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
- * (`TripsRepo.init`; until then the list makes an outdated one at read time).
+ * (`TripsRepo.init`; until then the list makes an outdated one at read time). 2: the trip's
+ * `visibility` (issue 20).
  */
-export const SUMMARY_VERSION = 1;
+export const SUMMARY_VERSION = 2;
 
 /**
  * A trip as stored: the aggregate (`TripDoc`) with its pending events in `outbox`, and what the
@@ -93,6 +96,7 @@ const SUMMARY_SOURCE = {
     name: 1,
     startDate: 1,
     endDate: 1,
+    visibility: 1,
     'destinations._id': 1,
     'destinations.name': 1,
     'destinations.latitude': 1,
@@ -103,6 +107,9 @@ const SUMMARY_SOURCE = {
     'destinations.photos.id': 1,
   },
 } as const;
+
+/** What trips stored before per-trip visibility are: what an event without one says (`friends`). */
+const DEFAULT_VISIBILITY = visibilityOf({});
 
 /** The owner's list, newest first: `{ ownerId, createdAt, _id }` is its index. */
 const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
@@ -150,10 +157,22 @@ export class TripsRepo {
    * its own unique index), written by the add's own update.
    */
   readonly photoAdds: MongoIdempotency<Pick<StoredTripDoc, 'photoAdd'>>;
+  /**
+   * Each trip's share link (`share_links`, issue 20): removed with the trip by `softDelete`
+   * (a use case cannot forget it).
+   */
+  readonly shareLinks: ShareLinksRepo;
+  /**
+   * Destinations' journal texts (`journal_stories`, issue 20): removed with their destination
+   * by `applyChange` and `softDelete`.
+   */
+  readonly stories: JournalStoriesRepo;
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<StoredTripDoc>(name);
     this.versions = new ListVersions(db);
+    this.shareLinks = new ShareLinksRepo(db);
+    this.stories = new JournalStoriesRepo(db);
     this.idempotency = new MongoIdempotency(this.collection);
     this.photoAdds = new MongoIdempotency(this.collection, undefined, { field: 'photoAdd' });
   }
@@ -170,6 +189,15 @@ export class TripsRepo {
       { version: { $exists: false } },
       { $set: { version: TRIP_FIRST_VERSION } },
     );
+    // trips stored before per-trip visibility (issue 20): what every trip was, `friends`
+    await this.collection.updateMany(
+      { visibility: { $exists: false } },
+      { $set: { visibility: DEFAULT_VISIBILITY } },
+    );
+    // the stories of destinations, found by destination id (`journal_stories`, issue 20)
+    await this.collection.createIndex({ 'destinations._id': 1 });
+    await this.shareLinks.init();
+    await this.stories.init();
     await this.fillSummaries();
   }
 
@@ -216,7 +244,8 @@ export class TripsRepo {
    * Writes a change (`TripChange`) over the trip as it was read (`current`: the same version
    * and `rev`, still live and the owner's): its new fields, destinations, pending variants and
    * summary, its `trip.updated` entry and the photos it took away into `trashedPhotos` (whose
-   * objects the use case then removes), in one update; then bumps the owner's list version.
+   * objects the use case then removes), in one update; then bumps the owner's list version and
+   * removes the journal texts of the destinations it took away.
    * False when the trip is not in that state any more (a change, a delete or a display variant
    * landed since the read): nothing was written.
    */
@@ -234,6 +263,7 @@ export class TripsRepo {
           startDate: next.startDate,
           endDate: next.endDate,
           destinations: next.destinations,
+          visibility: next.visibility,
           version: next.version,
           summaryJson: tripSummaryJson(next),
           summaryVersion: SUMMARY_VERSION,
@@ -261,6 +291,7 @@ export class TripsRepo {
     );
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
+    await this.stories.removeDestinations(change.removedDestinationIds);
     return true;
   }
 
@@ -402,11 +433,12 @@ export class TripsRepo {
    * Marks the trip deleted and queues its `trip.deleted` event (made from `current`) in one
    * single-document update, over the version the event was made from; the outbox relay
    * publishes the event and then removes the document; then bumps the owner's list version.
+   * Then removes its share link and its destinations' journal texts.
    * Returns false when the trip was not (or no longer) the owner's live trip at that version:
    * a concurrent delete won, or a change landed since the read (nothing changed: no bump).
    */
   async softDelete(
-    current: Pick<TripDoc, '_id' | 'ownerId' | 'version'>,
+    current: Pick<TripDoc, '_id' | 'ownerId' | 'version' | 'destinations'>,
     deletedAt: Date,
     event: OutboxEntry,
   ): Promise<boolean> {
@@ -416,6 +448,21 @@ export class TripsRepo {
     );
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
+    // its link and its destinations' journal texts go with it (a link finds no live trip anyway)
+    await this.shareLinks.removeTrip(current._id);
+    await this.stories.removeDestinations(current.destinations.map((d) => d._id));
     return true;
+  }
+
+  /**
+   * Whether `ownerId` has a live trip with the destination `destinationId` (a journal text is
+   * kept only for one: `events/stories.ts`).
+   */
+  async hasLiveDestination(destinationId: string, ownerId: string): Promise<boolean> {
+    const found = await this.collection.findOne(
+      { 'destinations._id': destinationId, ownerId, ...notDeleted },
+      { projection: { _id: 1 } },
+    );
+    return found !== null;
   }
 }

@@ -14,6 +14,7 @@ import {
 import { TripsEnv } from '../../src/config';
 import { ERASURE_CONSUMER } from '../../src/events/erasure';
 import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
+import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
 import { createService, type TripsService, type TripsServiceOptions } from '../../src/service';
 
 export type Harness = TripsService & { bucket: string; env: TripsEnv };
@@ -40,13 +41,19 @@ export async function startTrips(
     await svc.close();
     // a join still in progress (Kafka slow) leaves the group by itself once done
     await svc.consumer.started;
+    await svc.stories.started;
     await svc.erasure.consumer.started;
-    await dropConsumerGroups([groupId(env, FRIENDSHIP_CONSUMER), groupId(env, ERASURE_CONSUMER)]);
+    await dropConsumerGroups([
+      groupId(env, FRIENDSHIP_CONSUMER),
+      groupId(env, JOURNAL_STORIES_CONSUMER),
+      groupId(env, ERASURE_CONSUMER),
+    ]);
     await dropMongoDatabase(env.MONGO_DB);
     await dropBucket(bucket);
   };
   try {
     await svc.consumer.started;
+    await svc.stories.started;
     await svc.erasure.consumer.started;
   } catch (err) {
     await close();

@@ -91,11 +91,13 @@ describe('a trip from creation to deletion', () => {
       'endDate',
       'name',
       'startDate',
+      'visibility',
     ]);
     expect(trip).toMatchObject({
       name: 'Summer in France',
       startDate: '2024-07-01',
       endDate: '2024-07-20',
+      visibility: 'friends',
     });
     expect(trip._id).toMatch(/^[0-9a-f]{24}$/);
     const [paris, lyon] = trip.destinations;

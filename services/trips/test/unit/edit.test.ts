@@ -70,6 +70,22 @@ describe('applyTripPatch', () => {
     ).toBeNull();
   });
 
+  it('visibility (issue 20): a change of its own, one version on; the same one changes nothing', () => {
+    expect(applyTripPatch(trip, { visibility: 'friends' }, ids())).toBeNull();
+    const change = applyTripPatch(trip, { visibility: 'private' }, ids())!;
+    expect(change.trip).toMatchObject({ visibility: 'private', version: 2, name: 'Trip' });
+    expect(change.trip.destinations).toEqual(trip.destinations);
+    expect(change).toMatchObject({
+      addedDestinationIds: [],
+      movedDestinationIds: [],
+      removedDestinationIds: [],
+      removedPhotoIds: [],
+    });
+    // kept through any other change
+    const renamed = applyTripPatch(change.trip, { name: 'Renamed' }, ids())!;
+    expect(renamed.trip).toMatchObject({ visibility: 'private', version: 3 });
+  });
+
   it('reorders, adds, moves and removes; the removed destination takes its photos and pending variants', () => {
     const change = applyTripPatch(
       trip,

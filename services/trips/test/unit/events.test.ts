@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EventEnvelope, isPendingPhotoUrl, Topics, Trip, TripSummary } from '@wayfarer/contracts';
 import { IMAGE_TYPES } from '@wayfarer/storage/image';
-import { destinationSummaries, tripCreatedEvent, tripDeletedEvent } from '../../src/domain/events';
+import {
+  destinationSummaries,
+  tripCreatedEvent,
+  tripDeletedEvent,
+  tripUpdatedEvent,
+} from '../../src/domain/events';
 import {
   findPhoto,
   isPhotoId,
@@ -76,7 +81,9 @@ describe('trip documents and the API shape', () => {
       'endDate',
       'name',
       'startDate',
+      'visibility',
     ]);
+    expect(api.visibility).toBe('friends');
     expect(Object.keys(api.destinations[0]!).sort()).toEqual([
       '_id',
       'endDate',
@@ -161,7 +168,27 @@ describe('events', () => {
         startDate: '2024-07-01',
         endDate: '2024-07-20',
         destinations: destinationSummaries(trip),
+        visibility: 'friends',
       },
+    });
+    const secret = tripCreatedEvent({ ...trip, visibility: 'private' }, NOW);
+    expect(secret.payload.visibility).toBe('private');
+  });
+
+  it('trip.updated carries the visibility after the change', () => {
+    const event = tripUpdatedEvent(
+      {
+        trip: { ...trip, version: 2, visibility: 'private' },
+        addedDestinationIds: [],
+        movedDestinationIds: [],
+        removedDestinationIds: [],
+        removedPhotoIds: [],
+      },
+      NOW,
+    );
+    expect(event).toMatchObject({
+      type: 'trip.updated',
+      payload: { tripId, version: 2, visibility: 'private' },
     });
   });
 
@@ -230,6 +257,8 @@ describe('photos whose display variant is not made yet', () => {
   it('the summary: spec fields, the story preview, the first photo only', () => {
     const summary = toTripSummary(doc);
     expect(TripSummary.parse(summary)).toEqual(summary);
+    expect(summary.visibility).toBe(doc.visibility);
+    expect(toTripSummary({ ...doc, visibility: 'private' }).visibility).toBe('private');
     expect(summary.destinations[0]).toEqual({
       _id: 'd'.repeat(24),
       name: 'Oslo',

@@ -153,6 +153,17 @@ describe('TripFormCollector', () => {
     expect(httpError(() => c.field('name', 'x')).statusCode).toBe(400);
   });
 
+  it('visibility is a trip field of its own (issue 20), optional and sent once', () => {
+    const c = new TripFormCollector();
+    c.field('visibility', 'private');
+    expect(c.finish().trip).toEqual({ visibility: 'private' });
+    const twice = new TripFormCollector();
+    twice.field('visibility', 'private');
+    expect(httpError(() => twice.field('visibility', 'friends')).message).toBe(
+      'The visibility field was sent more than once.',
+    );
+  });
+
   it('unknown text field: 400', () => {
     expect(httpError(() => new TripFormCollector().field('isAdmin', 'true')).message).toBe(
       'Unexpected field "isAdmin".',

@@ -195,6 +195,21 @@ describe('buildTripInput', () => {
     expect(noName.message).toMatch(/^Not a trip form: it has no name field\./);
   });
 
+  it('visibility (issue 20): friends when left out, private when sent, anything else a 400 naming it', () => {
+    expect(buildTripInput(form(), TODAY).visibility).toBe('friends');
+    expect(buildTripInput(form({ trip: { visibility: 'private' } }), TODAY).visibility).toBe(
+      'private',
+    );
+    expect(buildTripInput(form({ trip: { visibility: 'friends' } }), TODAY).visibility).toBe(
+      'friends',
+    );
+    for (const bad of ['public', '', 'PRIVATE']) {
+      const err = error(() => buildTripInput(form({ trip: { visibility: bad } }), TODAY));
+      expect(err.statusCode).toBe(400);
+      expect(err.message).toMatch(/^visibility: /);
+    }
+  });
+
   it('accepts the edges of the coordinate ranges', () => {
     const input = buildTripInput(
       form({ destinations: [{ name: 'Pole', latitude: '-90', longitude: '180' }] }),
