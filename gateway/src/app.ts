@@ -16,8 +16,15 @@ import { registerProxies, upstreamTimingOf } from './proxy';
 import { SharedRateLimiter, type RateDecision } from './rate-limit';
 import { startRevocationCache } from './revocations';
 import { dropRestOfBody } from './body-limit';
-import { compressedBodyMessage, DEFAULT_MAX_BODY_BYTES, maxBodyBytesFor, routeFor } from './routes';
+import {
+  compressedBodyMessage,
+  DEFAULT_MAX_BODY_BYTES,
+  maxBodyBytesFor,
+  routeFor,
+  type RateLimitKind,
+} from './routes';
 import { registerSessionDecorator, registerSessionVerifier } from './session';
+import { isSharePagePath, registerSharePage } from './share-page';
 import { registerFrontend, spaFallback } from './static';
 
 export interface GatewayDeps {
@@ -116,13 +123,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // before any route: it hooks each route as it is added (proxied JSON, the gateway's own)
   await registerCompression(app);
-  // Rate limits per client address on /api, the login/register one stricter. request.url is
-  // the normalised path (rewriteUrl), and the route decides the limit.
+  // Rate limits per client address on /api, the login/register one stricter, share links'
+  // reads and pages (issue 20) a count of their own. request.url is the normalised path
+  // (rewriteUrl), and the route decides the limit.
   const limiter = new SharedRateLimiter(redis, deps.logger, {
     prefix: 'gateway:ratelimit:',
     windowMs: RATE_LIMIT_WINDOW_MS,
   });
   app.addHook('onClose', async () => limiter.close());
+  const ownLimits: Record<RateLimitKind, number> = {
+    auth: config.AUTH_RATE_LIMIT_PER_MINUTE,
+    shared: config.SHARED_RATE_LIMIT_PER_MINUTE,
+  };
   const refuseRate = (reply: FastifyReply, decision: RateDecision) => {
     const seconds = Math.ceil(decision.retryAfterMs / 1000);
     return reply
@@ -167,12 +179,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       return;
     }
     const path = pathOf(request.url);
-    if (!isApi(path)) return done();
-    const strict = routeFor(path)?.rateLimit === 'auth';
-    const decision = limiter.hit(
-      strict ? `auth:${request.ip}` : request.ip,
-      strict ? config.AUTH_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
-    );
+    const api = isApi(path);
+    if (!api && !isSharePagePath(path)) return done();
+    const kind = api ? routeFor(path)?.rateLimit : 'shared';
+    const decision = kind
+      ? limiter.hit(`${kind}:${request.ip}`, ownLimits[kind])
+      : limiter.hit(request.ip, config.RATE_LIMIT_PER_MINUTE);
     const decide = (d: RateDecision) => (d.allowed ? done() : void refuseRate(reply, d));
     if (decision instanceof Promise) decision.then(decide, done);
     else decide(decision);
@@ -202,7 +214,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     chat,
   );
   registerChatSocket(app, chat, sessions, proofs, ownOrigin);
-  if (config.FRONTEND_DIST) await registerFrontend(app, config.FRONTEND_DIST);
+  if (config.FRONTEND_DIST) {
+    await registerFrontend(app, config.FRONTEND_DIST);
+    registerSharePage(app, {
+      dist: config.FRONTEND_DIST,
+      tripsUrl: config.TRIPS_URL,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      proofs,
+    });
+  }
   return app;
 }
 

@@ -41,6 +41,12 @@ export const GatewayEnv = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Requests per minute per client IP on login and register. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /**
+   * Requests per minute per client IP on share links (issue 20): `/api/shared/...` and the
+   * `/s/{token}` pages together, a count of their own. One view of a page is the page, its
+   * JSON and up to 40 photos.
+   */
+  SHARED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
   /** Google Maps JS key for the browser (restrict it by HTTP referrer). Unset: keyless map. */
   GOOGLE_MAPS_API_KEY: z.string().min(1).optional(),
   /**

@@ -1,4 +1,4 @@
-import { BodyLimits } from '@wayfarer/contracts';
+import { BodyLimits, SharePaths } from '@wayfarer/contracts';
 
 /**
  * The proxy table: which service answers which `/api` path, and whether a session is needed.
@@ -26,9 +26,16 @@ export interface ProxyRoute {
   access: Access;
   /** Largest request body accepted at the edge (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
-  /** 'auth': counted against the stricter login/register limit (AUTH_RATE_LIMIT_PER_MINUTE). */
-  rateLimit?: 'auth';
+  /**
+   * A per-address limit of its own instead of the `/api` one: 'auth', the stricter login and
+   * register limit (AUTH_RATE_LIMIT_PER_MINUTE); 'shared', share links' public reads and pages
+   * (SHARED_RATE_LIMIT_PER_MINUTE, issue 20).
+   */
+  rateLimit?: RateLimitKind;
 }
+
+/** The per-address limits besides the `/api` one (each its own count per address). */
+export type RateLimitKind = 'auth' | 'shared';
 
 /**
  * Bodies are streamed to the services, which enforce their own limits; the gateway refuses a
@@ -83,6 +90,9 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
   { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.trip },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
+  // issue 20: a share link's trip and photos, for anyone holding the link (no session; a
+  // signed-in visitor is forwarded as anonymous too: the route is public)
+  { prefix: SharePaths.apiPrefix, service: 'trips', access: 'public', rateLimit: 'shared' },
 
   { prefix: '/api/bucketlist', service: 'bucketlist', access: 'required' },
   { prefix: '/api/itinerary', service: 'bucketlist', access: 'required' },

@@ -33,6 +33,8 @@ describe('proxy table', () => {
       ['/api/journal/d1', 'journal'],
       ['/api/conversation/a_b', 'chat'],
       ['/api/places?query=par', 'places'],
+      ['/api/shared/tok', 'trips'],
+      ['/api/shared/tok/photos/p1', 'trips'],
     ];
     for (const [path, service] of cases) expect(routeFor(path)?.service, path).toBe(service);
   });
@@ -43,7 +45,7 @@ describe('proxy table', () => {
     expect(routeFor('/nope')).toBeNull();
   });
 
-  it('keeps only login, register public and logout optional', () => {
+  it('keeps only login, register, share links public and logout optional', () => {
     const open = PROXY_ROUTES.filter((r) => r.access !== 'required').map(
       (r) => `${r.prefix}:${r.access}`,
     );
@@ -51,6 +53,7 @@ describe('proxy table', () => {
       '/api/login:public',
       '/api/logout:optional',
       '/api/register:public',
+      '/api/shared:public',
     ]);
   });
 });
