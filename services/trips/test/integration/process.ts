@@ -11,7 +11,9 @@ import {
   testServiceEnv,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
+import { ERASURE_CONSUMER } from '../../src/events/erasure';
 import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
+import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
 
 const serviceDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -87,12 +89,15 @@ export async function startTripsProcess(env: Record<string, string>): Promise<Tr
   return proc;
 }
 
-/** Kills what is left of `procs` and drops the env's database, bucket and consumer group. */
+/** Kills what is left of `procs` and drops the env's database, bucket and consumer groups. */
 export async function cleanUp(env: Record<string, string>, procs: TripsProcess[]): Promise<void> {
   for (const proc of procs) if (!proc.exited()) proc.child.kill('SIGKILL');
-  await dropConsumerGroups([
-    groupId({ KAFKA_GROUP_PREFIX: env.KAFKA_GROUP_PREFIX ?? '' }, FRIENDSHIP_CONSUMER),
-  ]);
+  const prefix = { KAFKA_GROUP_PREFIX: env.KAFKA_GROUP_PREFIX ?? '' };
+  await dropConsumerGroups(
+    [FRIENDSHIP_CONSUMER, JOURNAL_STORIES_CONSUMER, ERASURE_CONSUMER].map((c) =>
+      groupId(prefix, c),
+    ),
+  );
   await dropMongoDatabase(env.MONGO_DB!);
   await dropBucket(env.PHOTO_BUCKET!);
 }

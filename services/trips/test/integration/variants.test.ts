@@ -13,7 +13,9 @@ import {
 } from '@wayfarer/test-kit';
 import { GPS_FIXTURE, jpegWithGps } from '@wayfarer/test-kit/images';
 import { TripsEnv } from '../../src/config';
+import { ERASURE_CONSUMER } from '../../src/events/erasure';
 import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
+import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
 import { createService } from '../../src/service';
 import type { TripsRepo } from '../../src/store/trips';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
@@ -171,7 +173,11 @@ describe('display variants survive a restart', () => {
         await second.close();
       }
     } finally {
-      await dropConsumerGroups([groupId(env, FRIENDSHIP_CONSUMER)]);
+      await dropConsumerGroups(
+        [FRIENDSHIP_CONSUMER, JOURNAL_STORIES_CONSUMER, ERASURE_CONSUMER].map((c) =>
+          groupId(env, c),
+        ),
+      );
       await dropMongoDatabase(env.MONGO_DB);
       await dropBucket(env.PHOTO_BUCKET);
     }
