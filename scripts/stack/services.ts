@@ -188,9 +188,13 @@ export const STACK: StackProcess[] = [
       FRONTEND_DIST: join(ctx.root, 'frontend/dist'),
       // the e2e journeys sign up dozens of users from one loopback address within a minute, and
       // the fuzz suite sends about two thousand requests in one; the per-address limits
-      // themselves are tested in gateway/test (edge, rate-limit)
+      // themselves are tested in gateway/test (edge, rate-limit, share)
       ...(ctx.namespace === 'e2e'
-        ? { AUTH_RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_PER_MINUTE: '100000' }
+        ? {
+            AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+            RATE_LIMIT_PER_MINUTE: '100000',
+            SHARED_RATE_LIMIT_PER_MINUTE: '100000',
+          }
         : {}),
     }),
   },
