@@ -1,0 +1,454 @@
+import type { MultiPolygon, Polygon, Position } from 'geojson';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import { NUMERIC_TO_ALPHA2, PART_CODES, UNCODED_FEATURES } from './codes';
+import { distanceToSegment, KM_PER_DEGREE, wrapLongitude } from './geo';
+
+/**
+ * Country lookup by point in polygon over world-atlas's country outlines (TopoJSON), with a
+ * rule for points just off a coast. Geometry is planar in longitude/latitude (the outlines are
+ * dense enough: at 1:50m a vertex every few km), with two fixes for world-atlas's spherical
+ * stitching:
+ * - rings crossing the antimeridian (Fiji, Chukotka) are unwrapped: longitudes made continuous
+ *   (179.8 -> 180.2), and a point is tested at its longitude shifted by 360° into the ring's
+ *   range;
+ * - a ring going once around a pole (Antarctica's coast) is closed beyond that pole (latitude
+ *   ±91, so the pole itself is inside); a ring that is only a circle within 0.01° of a pole (an
+ *   artefact of the projection-free data) is dropped.
+ *
+ * Speed: a 1° grid lists the polygons whose bounding box touches each cell (smallest first, so
+ * the first polygon holding the point wins where outlines overlap), and each polygon keeps its
+ * edges in horizontal slabs, so a ray cast looks at the few edges crossing the point's latitude.
+ * The coast rule looks up border segments in a 0.5° grid.
+ */
+
+/** A point in no outline takes the nearest country whose border is within this distance. */
+export const COAST_KM = 30;
+
+const GRID_DEGREES = 1;
+const SEGMENT_GRID_DEGREES = 0.5;
+const POLAR_ARTEFACT_DEGREES = 0.01;
+/** Edges per slab a polygon aims at (more slabs: fewer edges per ray cast, more memory). */
+const EDGES_PER_SLAB = 4;
+/**
+ * world-atlas quantises coordinates (at 1:10m to 0.0036° of longitude, about 300 m), which
+ * collapses the Vatican (0.44 km²) to a line of zero area. An outline under COLLAPSED_KM2 holds
+ * the points within COLLAPSED_NEAR_KM of it instead (checked before the country around it).
+ */
+export const COLLAPSED_KM2 = 0.01;
+export const COLLAPSED_NEAR_KM = 0.5;
+
+/** One polygon (an outer ring and its holes), as flat edges. */
+interface Shape {
+  code: string;
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  /** x1, y1, x2, y2 per edge, every ring of the polygon (even-odd rule). */
+  edges: Float64Array;
+  /** 1 when the edge is a real border or coast, 0 for the closing edges beyond a pole. */
+  border: Uint8Array;
+  slabHeight: number;
+  /** CSR: slab k's edges are slabEdges[slabStart[k] .. slabStart[k + 1]). */
+  slabStart: Int32Array;
+  slabEdges: Int32Array;
+  /** Zero area in the data: holds the points within COLLAPSED_NEAR_KM (bbox widened to match). */
+  collapsed: boolean;
+}
+
+export interface CountryHit {
+  code: string;
+  /** 0 inside an outline; else the distance in km to the nearest border (coast rule). */
+  distanceKm: number;
+}
+
+/** Makes a ring's longitudes continuous: no step between neighbours larger than 180°. */
+function unwrapRing(ring: readonly Position[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let offset = 0;
+  let previous: number | null = null;
+  for (const [lng = 0, lat = 0] of ring) {
+    let x = lng + offset;
+    if (previous !== null && Math.abs(x - previous) > 180) {
+      offset += x > previous ? -360 : 360;
+      x = lng + offset;
+    }
+    out.push([x, lat]);
+    previous = x;
+  }
+  return out;
+}
+
+/** A ring's points, unwrapped and, going round a pole, closed beyond it; null if degenerate. */
+function planarRing(
+  ring: readonly Position[],
+): { points: Array<[number, number]>; polar: boolean } | null {
+  const points = unwrapRing(ring);
+  if (points.length < 4) return null;
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  if (Math.abs(last[0] - first[0]) < 180) return { points, polar: false };
+  const meanLat = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const pole = meanLat < 0 ? -90 : 90;
+  if (points.every(([, y]) => Math.abs(y - pole) < POLAR_ARTEFACT_DEGREES)) return null;
+  const beyond = pole < 0 ? -91 : 91;
+  points.push([last[0], beyond], [first[0], beyond], [first[0], first[1]]);
+  return { points, polar: true };
+}
+
+function buildShape(code: string, rings: readonly (readonly Position[])[]): Shape | null {
+  const edges: number[] = [];
+  const border: number[] = [];
+  for (const ring of rings) {
+    const planar = planarRing(ring);
+    if (!planar) continue;
+    const { points, polar } = planar;
+    const realEdges = polar ? points.length - 4 : points.length - 1;
+    for (let i = 0; i + 1 < points.length; i++) {
+      const [x1, y1] = points[i]!;
+      const [x2, y2] = points[i + 1]!;
+      if (x1 === x2 && y1 === y2) continue;
+      edges.push(x1, y1, x2, y2);
+      border.push(i < realEdges ? 1 : 0);
+    }
+  }
+  const count = border.length;
+  if (count === 0) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < edges.length; i += 2) {
+    minX = Math.min(minX, edges[i]!);
+    maxX = Math.max(maxX, edges[i]!);
+    minY = Math.min(minY, edges[i + 1]!);
+    maxY = Math.max(maxY, edges[i + 1]!);
+  }
+  let area = 0; // |shoelace| per edge sum, in degrees², then km² at the shape's latitude
+  for (let i = 0; i < edges.length; i += 4)
+    area += edges[i]! * edges[i + 3]! - edges[i + 2]! * edges[i + 1]!;
+  const kmPerLon = KM_PER_DEGREE * Math.cos((((minY + maxY) / 2) * Math.PI) / 180);
+  const collapsed = (Math.abs(area) / 2) * KM_PER_DEGREE * kmPerLon < COLLAPSED_KM2;
+  if (collapsed) {
+    const dLat = COLLAPSED_NEAR_KM / KM_PER_DEGREE;
+    const dLon = COLLAPSED_NEAR_KM / kmPerLon;
+    [minX, minY, maxX, maxY] = [minX - dLon, minY - dLat, maxX + dLon, maxY + dLat];
+  }
+  const slabs = Math.max(1, Math.ceil(count / EDGES_PER_SLAB));
+  const slabHeight = (maxY - minY) / slabs || 1;
+  const slabOf = (y: number) =>
+    Math.min(slabs - 1, Math.max(0, Math.floor((y - minY) / slabHeight)));
+  const slabStart = new Int32Array(slabs + 1);
+  const forEachSlab = (e: number, visit: (slab: number) => void) => {
+    const y1 = edges[4 * e + 1]!;
+    const y2 = edges[4 * e + 3]!;
+    for (let k = slabOf(Math.min(y1, y2)); k <= slabOf(Math.max(y1, y2)); k++) visit(k);
+  };
+  for (let e = 0; e < count; e++) forEachSlab(e, (k) => slabStart[k + 1]!++);
+  for (let k = 0; k < slabs; k++) slabStart[k + 1]! += slabStart[k]!;
+  const slabEdges = new Int32Array(slabStart[slabs]!);
+  const fill = slabStart.slice(0, slabs);
+  for (let e = 0; e < count; e++) forEachSlab(e, (k) => (slabEdges[fill[k]!++] = e));
+  return {
+    code,
+    minX,
+    minY,
+    maxX,
+    maxY,
+    edges: Float64Array.from(edges),
+    border: Uint8Array.from(border),
+    slabHeight,
+    slabStart,
+    slabEdges,
+    collapsed,
+  };
+}
+
+/** The point's longitude moved by 360° into the shape's range, when it is there at all. */
+function longitudeIn(shape: Shape, longitude: number): number | null {
+  for (const x of [longitude, longitude + 360, longitude - 360]) {
+    if (x >= shape.minX && x <= shape.maxX) return x;
+  }
+  return null;
+}
+
+/**
+ * Even-odd ray cast towards +x over a shape's edges `ids[from..to)`, or edges `from..to` when
+ * `ids` is null.
+ */
+function crossesOdd(
+  shape: Shape,
+  x: number,
+  y: number,
+  ids: Int32Array | null,
+  from: number,
+  to: number,
+): boolean {
+  const e = shape.edges;
+  let inside = false;
+  for (let j = from; j < to; j++) {
+    const i = ids ? ids[j]! : j;
+    const y1 = e[4 * i + 1]!;
+    const y2 = e[4 * i + 3]!;
+    if (y1 > y !== y2 > y) {
+      const x1 = e[4 * i]!;
+      const x2 = e[4 * i + 2]!;
+      if (x < x1 + ((y - y1) * (x2 - x1)) / (y2 - y1)) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+/** Whether the shape holds the point, by its slabs (`indexed`) or by every edge. */
+function holds(shape: Shape, latitude: number, longitude: number, indexed: boolean): boolean {
+  if (latitude < shape.minY || latitude > shape.maxY) return false;
+  const x = longitudeIn(shape, longitude);
+  if (x === null) return false;
+  if (shape.collapsed) return nearEdge(shape, latitude, x, COLLAPSED_NEAR_KM);
+  if (!indexed) return crossesOdd(shape, x, latitude, null, 0, shape.border.length);
+  const slabs = shape.slabStart.length - 1;
+  const k = Math.min(
+    slabs - 1,
+    Math.max(0, Math.floor((latitude - shape.minY) / shape.slabHeight)),
+  );
+  return crossesOdd(
+    shape,
+    x,
+    latitude,
+    shape.slabEdges,
+    shape.slabStart[k]!,
+    shape.slabStart[k + 1]!,
+  );
+}
+
+/** Distance in km from the point to a shape's edge, on a plane centred on the point. */
+function edgeDistanceKm(
+  shape: Shape,
+  edge: number,
+  latitude: number,
+  longitude: number,
+  kmPerLonDegree: number,
+): number {
+  const e = shape.edges;
+  const ax = wrapLongitude(e[4 * edge]! - longitude) * kmPerLonDegree;
+  const ay = (e[4 * edge + 1]! - latitude) * KM_PER_DEGREE;
+  const bx = ax + (e[4 * edge + 2]! - e[4 * edge]!) * kmPerLonDegree;
+  const by = (e[4 * edge + 3]! - latitude) * KM_PER_DEGREE;
+  return distanceToSegment(ax, ay, bx, by);
+}
+
+function nearEdge(shape: Shape, latitude: number, longitude: number, km: number): boolean {
+  const kmPerLon = KM_PER_DEGREE * Math.cos((latitude * Math.PI) / 180);
+  for (let edge = 0; edge < shape.border.length; edge++) {
+    if (edgeDistanceKm(shape, edge, latitude, longitude, kmPerLon) <= km) return true;
+  }
+  return false;
+}
+
+/** Visits the cells of a wrapping longitude/latitude grid covering [minX, maxX] x [minY, maxY]. */
+function forEachCell(
+  size: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  visit: (cell: number) => void,
+): void {
+  const columns = Math.round(360 / size);
+  const rows = Math.round(180 / size);
+  const row0 = Math.max(0, Math.floor((minY + 90) / size));
+  const row1 = Math.min(rows - 1, Math.floor((maxY + 90) / size));
+  let col0 = Math.floor((minX + 180) / size);
+  let col1 = Math.floor((maxX + 180) / size);
+  if (col1 - col0 >= columns - 1) [col0, col1] = [0, columns - 1];
+  for (let row = row0; row <= row1; row++) {
+    for (let col = col0; col <= col1; col++)
+      visit(row * columns + (((col % columns) + columns) % columns));
+  }
+}
+
+/** A list per grid cell, as CSR arrays: `fill(emit)` is called twice (count, then fill). */
+class CellLists {
+  readonly start: Int32Array;
+  readonly items: Int32Array;
+  readonly extra: Int32Array;
+
+  constructor(
+    cells: number,
+    fill: (emit: (cell: number, item: number, extra: number) => void) => void,
+  ) {
+    const start = new Int32Array(cells + 1);
+    fill((cell) => start[cell + 1]!++);
+    for (let c = 0; c < cells; c++) start[c + 1]! += start[c]!;
+    const items = new Int32Array(start[cells]!);
+    const extra = new Int32Array(start[cells]!);
+    const next = start.slice(0, cells);
+    fill((cell, item, more) => {
+      const at = next[cell]!++;
+      items[at] = item;
+      extra[at] = more;
+    });
+    this.start = start;
+    this.items = items;
+    this.extra = extra;
+  }
+}
+
+export interface AtlasData {
+  /** The country codes the outlines hold (ISO 3166-1 alpha-2, plus XK). */
+  readonly codes: ReadonlySet<string>;
+  /** The code whose outline holds the point, else the nearest within COAST_KM, else null. */
+  locate(latitude: number, longitude: number): CountryHit | null;
+  /** The same answer with no index: every polygon and every border segment (the baseline). */
+  locateByScan(latitude: number, longitude: number): CountryHit | null;
+  /** Polygons and edges, for the README and the bench. */
+  readonly size: { polygons: number; edges: number };
+}
+
+/** The code of one feature's polygon: by ISO numeric id, else by its Natural Earth name. */
+function codeOf(
+  id: string | number | undefined,
+  name: string,
+  [longitude = 0, latitude = 0]: Position,
+): string | null {
+  let code: string | null | undefined;
+  if (id !== undefined) {
+    code = NUMERIC_TO_ALPHA2[String(id).padStart(3, '0')];
+    if (!code) throw new Error(`world-atlas id ${id} (${name}) has no alpha-2 code in codes.ts`);
+  } else {
+    if (!(name in UNCODED_FEATURES))
+      throw new Error(`world-atlas feature ${name} has no id and no rule in codes.ts`);
+    const rule = UNCODED_FEATURES[name];
+    code = typeof rule === 'function' ? rule(longitude) : (rule ?? null);
+  }
+  const part = code
+    ? PART_CODES[code]?.find(
+        ([, w, s, e, n]) => longitude >= w && longitude <= e && latitude >= s && latitude <= n,
+      )
+    : undefined;
+  return part ? part[0] : code;
+}
+
+/** Builds the lookup from a world-atlas countries topology. */
+export function buildAtlas(topology: Topology, coastKm = COAST_KM): AtlasData {
+  const collection = feature(
+    topology,
+    topology.objects.countries as GeometryCollection<{ name: string }>,
+  );
+  const shapes: Shape[] = [];
+  for (const f of collection.features) {
+    const geometry = f.geometry as Polygon | MultiPolygon | null;
+    if (!geometry) continue;
+    const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+    for (const rings of polygons) {
+      const code = codeOf(f.id, f.properties.name, rings[0]?.[0] ?? [0, 0]);
+      if (code === null) continue;
+      const shape = buildShape(code, rings);
+      if (shape) shapes.push(shape);
+    }
+  }
+  const area = (s: Shape) => (s.maxX - s.minX) * (s.maxY - s.minY);
+  shapes.sort((a, b) => area(a) - area(b));
+
+  const columns = 360 / GRID_DEGREES;
+  const polygonGrid = new CellLists(columns * (180 / GRID_DEGREES), (emit) =>
+    shapes.forEach((s, i) => {
+      forEachCell(GRID_DEGREES, s.minX, s.minY, s.maxX, s.maxY, (cell) => emit(cell, i, 0));
+    }),
+  );
+  const segmentGrid = new CellLists(
+    (360 / SEGMENT_GRID_DEGREES) * (180 / SEGMENT_GRID_DEGREES),
+    (emit) =>
+      shapes.forEach((s, i) => {
+        const e = s.edges;
+        for (let edge = 0; edge < s.border.length; edge++) {
+          if (!s.border[edge]) continue;
+          const x1 = e[4 * edge]!;
+          const y1 = e[4 * edge + 1]!;
+          const x2 = e[4 * edge + 2]!;
+          const y2 = e[4 * edge + 3]!;
+          forEachCell(
+            SEGMENT_GRID_DEGREES,
+            Math.min(x1, x2),
+            Math.min(y1, y2),
+            Math.max(x1, x2),
+            Math.max(y1, y2),
+            (cell) => emit(cell, i, edge),
+          );
+        }
+      }),
+  );
+
+  const kmPerLonDegreeAt = (latitude: number) =>
+    KM_PER_DEGREE * Math.cos((latitude * Math.PI) / 180);
+
+  /** The nearest border within coastKm: among the segments near the point, or every one. */
+  const nearest = (latitude: number, longitude: number, scan: boolean): CountryHit | null => {
+    const kmPerLon = kmPerLonDegreeAt(latitude);
+    let best: CountryHit | null = null;
+    const consider = (shape: number, edge: number) => {
+      const km = edgeDistanceKm(shapes[shape]!, edge, latitude, longitude, kmPerLon);
+      if (km <= coastKm && (best === null || km < best.distanceKm)) {
+        best = { code: shapes[shape]!.code, distanceKm: km };
+      }
+    };
+    if (scan) {
+      for (let i = 0; i < shapes.length; i++) {
+        const border = shapes[i]!.border;
+        for (let edge = 0; edge < border.length; edge++) if (border[edge]) consider(i, edge);
+      }
+      return best;
+    }
+    const dLat = coastKm / KM_PER_DEGREE;
+    const poleward = kmPerLonDegreeAt(Math.min(90, Math.abs(latitude) + dLat));
+    const dLon = poleward * 180 > coastKm ? coastKm / poleward : 180;
+    const { start, items, extra } = segmentGrid;
+    forEachCell(
+      SEGMENT_GRID_DEGREES,
+      longitude - dLon,
+      latitude - dLat,
+      longitude + dLon,
+      latitude + dLat,
+      (cell) => {
+        for (let j = start[cell]!; j < start[cell + 1]!; j++) consider(items[j]!, extra[j]!);
+      },
+    );
+    return best;
+  };
+
+  const gridCell = (latitude: number, longitude: number) => {
+    const row = Math.min(180 / GRID_DEGREES - 1, Math.floor((latitude + 90) / GRID_DEGREES));
+    const col = Math.floor((wrapLongitude(longitude) + 180) / GRID_DEGREES) % columns;
+    return row * columns + col;
+  };
+
+  const checkPoint = (latitude: number, longitude: number) => {
+    if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90) {
+      throw new RangeError(`not a point: ${latitude}, ${longitude}`);
+    }
+  };
+
+  return {
+    codes: new Set(shapes.map((s) => s.code)),
+    size: { polygons: shapes.length, edges: shapes.reduce((sum, s) => sum + s.border.length, 0) },
+    locate(latitude, rawLongitude) {
+      checkPoint(latitude, rawLongitude);
+      const longitude = wrapLongitude(rawLongitude);
+      const cell = gridCell(latitude, longitude);
+      for (let j = polygonGrid.start[cell]!; j < polygonGrid.start[cell + 1]!; j++) {
+        const shape = shapes[polygonGrid.items[j]!]!;
+        if (holds(shape, latitude, longitude, true)) return { code: shape.code, distanceKm: 0 };
+      }
+      return nearest(latitude, longitude, false);
+    },
+    locateByScan(latitude, rawLongitude) {
+      checkPoint(latitude, rawLongitude);
+      const longitude = wrapLongitude(rawLongitude);
+      for (const shape of shapes) {
+        if (holds(shape, latitude, longitude, false)) return { code: shape.code, distanceKm: 0 };
+      }
+      return nearest(latitude, longitude, true);
+    },
+  };
+}
