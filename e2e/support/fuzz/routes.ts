@@ -699,6 +699,64 @@ export function fuzzRoutes(): FuzzRoute[] {
         });
       },
     },
+    // ------------------------------------------------------------------ share links (issue 20)
+    // (the reads first: a valid POST replaces the world's link)
+    {
+      name: 'GET /api/shared/:token',
+      prefix: '/api/shared',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under(
+            '/api/shared',
+            idSegment([w.ids.myShareToken, w.ids.friendShareToken, w.ids.myTrip]),
+          ),
+        }),
+    },
+    {
+      name: 'GET /api/shared/:token/photos/:photoId',
+      prefix: '/api/shared',
+      watch: [],
+      request: (w) => {
+        const [, , , , myPhoto = ''] = w.ids.myPhotoPath.split('?')[0]!.split('/');
+        const [, , , , theirPhoto = ''] = w.ids.friendPhotoPath.split('?')[0]!.split('/');
+        const token = idSegment([w.ids.myShareToken, w.ids.friendShareToken]);
+        const photo = idSegment([myPhoto, theirPhoto]);
+        return requestOf(w, 'caller', {
+          method: 'GET',
+          path: fc.tuple(token, photo).map(([t, p]) => `/api/shared/${t}/photos/${p}`),
+        });
+      },
+    },
+    {
+      name: 'POST /api/trips/:id/share',
+      prefix: '/api/trips',
+      watch: ['myTrips'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: idSegment([w.ids.myTrip, w.ids.friendTrip, w.ids.myDestination]).map(
+            (id) => `/api/trips/${id}/share`,
+          ),
+          body: jsonBody(
+            { includeStories: true, allowIndexing: false, expiresAt: '2027-01-01T00:00:00.000Z' },
+            { expiresAt: nastyDate },
+          ),
+        }),
+    },
+    ...(['GET', 'DELETE'] as const).map((method): FuzzRoute => ({
+      name: `${method} /api/trips/:id/share`,
+      prefix: '/api/trips',
+      watch: ['myTrips'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method,
+          path: idSegment([w.ids.myTrip, w.ids.friendTrip, w.ids.myDestination]).map(
+            (id) => `/api/trips/${id}/share`,
+          ),
+        }),
+    })),
     // ------------------------------------------------------------------ bucketlist
     plain('GET /api/bucketlist', '/api/bucketlist'),
     {

@@ -28,6 +28,9 @@ export interface World {
     friendDestination: string;
     friendPhotoPath: string;
     friendItem: string;
+    /** A share link of the caller's trip (issue 20), and the friend's trip's. */
+    myShareToken: string;
+    friendShareToken: string;
     /** The caller's and her friend's chat room (ids sorted, joined with `_`). */
     room: string;
     strangerRoom: string;
@@ -85,6 +88,12 @@ export async function buildWorld(): Promise<World> {
 
   const myDestination = myTrip.destinations[0]!._id;
   const friendDestination = friendTrip.destinations[0]!._id;
+  const shareToken = async (account: Account, tripId: string) => {
+    const res = await ok(await post(`/api/trips/${tripId}/share`, account, {}), 'share link');
+    return ((await res.json()) as { token: string }).token;
+  };
+  const myShareToken = await shareToken(caller, myTrip._id);
+  const friendShareToken = await shareToken(friend, friendTrip._id);
   // journal and chat learn of trips and friendships from events: wait until they know them
   for (const [account, destinationId] of [
     [caller, myDestination],
@@ -124,6 +133,8 @@ export async function buildWorld(): Promise<World> {
       friendDestination,
       friendPhotoPath: friendTrip.destinations[0]!.photos[0]!,
       friendItem,
+      myShareToken,
+      friendShareToken,
       room,
       strangerRoom: [caller.userId, stranger.userId].sort().join('_'),
     },
