@@ -1,6 +1,6 @@
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { GeometryCollection, Polygon as TopoPolygon, Topology } from 'topojson-specification';
 import { NUMERIC_TO_ALPHA2, PART_CODES, UNCODED_FEATURES } from './codes';
 import { distanceToSegment, KM_PER_DEGREE, wrapLongitude } from './geo';
 
@@ -63,71 +63,75 @@ export interface CountryHit {
   distanceKm: number;
 }
 
-/** Makes a ring's longitudes continuous: no step between neighbours larger than 180°. */
-function unwrapRing(ring: readonly Position[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+/**
+ * A ring as flat x, y pairs: longitudes made continuous (no step between neighbours larger
+ * than 180°) and, going once round a pole, closed beyond it. `polar`: the last three points
+ * are that closure (not a border). Null when too short or a polar artefact.
+ */
+function planarRing(ring: readonly Position[]): { xy: Float64Array; polar: boolean } | null {
+  const n = ring.length;
+  if (n < 4) return null;
+  const xy = new Float64Array(2 * n + 6);
   let offset = 0;
-  let previous: number | null = null;
-  for (const [lng = 0, lat = 0] of ring) {
+  let sumY = 0;
+  for (let i = 0; i < n; i++) {
+    const [lng = 0, lat = 0] = ring[i]!;
     let x = lng + offset;
-    if (previous !== null && Math.abs(x - previous) > 180) {
-      offset += x > previous ? -360 : 360;
+    if (i > 0 && Math.abs(x - xy[2 * i - 2]!) > 180) {
+      offset += x > xy[2 * i - 2]! ? -360 : 360;
       x = lng + offset;
     }
-    out.push([x, lat]);
-    previous = x;
+    xy[2 * i] = x;
+    xy[2 * i + 1] = lat;
+    sumY += lat;
   }
-  return out;
-}
-
-/** A ring's points, unwrapped and, going round a pole, closed beyond it; null if degenerate. */
-function planarRing(
-  ring: readonly Position[],
-): { points: Array<[number, number]>; polar: boolean } | null {
-  const points = unwrapRing(ring);
-  if (points.length < 4) return null;
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  if (Math.abs(last[0] - first[0]) < 180) return { points, polar: false };
-  const meanLat = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
-  const pole = meanLat < 0 ? -90 : 90;
-  if (points.every(([, y]) => Math.abs(y - pole) < POLAR_ARTEFACT_DEGREES)) return null;
+  const [x0, y0, xn] = [xy[0]!, xy[1]!, xy[2 * n - 2]!];
+  if (Math.abs(xn - x0) < 180) return { xy: xy.subarray(0, 2 * n), polar: false };
+  const pole = sumY < 0 ? -90 : 90;
+  let artefact = true;
+  for (let i = 0; i < n && artefact; i++)
+    artefact = Math.abs(xy[2 * i + 1]! - pole) < POLAR_ARTEFACT_DEGREES;
+  if (artefact) return null;
   const beyond = pole < 0 ? -91 : 91;
-  points.push([last[0], beyond], [first[0], beyond], [first[0], first[1]]);
-  return { points, polar: true };
+  xy.set([xn, beyond, x0, beyond, x0, y0], 2 * n);
+  return { xy, polar: true };
 }
 
 function buildShape(code: string, rings: readonly (readonly Position[])[]): Shape | null {
-  const edges: number[] = [];
-  const border: number[] = [];
-  for (const ring of rings) {
-    const planar = planarRing(ring);
-    if (!planar) continue;
-    const { points, polar } = planar;
-    const realEdges = polar ? points.length - 4 : points.length - 1;
-    for (let i = 0; i + 1 < points.length; i++) {
-      const [x1, y1] = points[i]!;
-      const [x2, y2] = points[i + 1]!;
-      if (x1 === x2 && y1 === y2) continue;
-      edges.push(x1, y1, x2, y2);
-      border.push(i < realEdges ? 1 : 0);
-    }
-  }
-  const count = border.length;
-  if (count === 0) return null;
+  const planar = rings.map(planarRing);
+  const capacity = planar.reduce((sum, r) => sum + (r ? r.xy.length / 2 - 1 : 0), 0);
+  const edges = new Float64Array(4 * capacity);
+  const border = new Uint8Array(capacity);
+  let count = 0;
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
   let maxY = -Infinity;
-  for (let i = 0; i < edges.length; i += 2) {
-    minX = Math.min(minX, edges[i]!);
-    maxX = Math.max(maxX, edges[i]!);
-    minY = Math.min(minY, edges[i + 1]!);
-    maxY = Math.max(maxY, edges[i + 1]!);
+  let area = 0; // shoelace, in degrees²
+  for (const ring of planar) {
+    if (!ring) continue;
+    const { xy, polar } = ring;
+    const points = xy.length / 2;
+    const realEdges = polar ? points - 4 : points - 1;
+    for (let i = 0; i + 1 < points; i++) {
+      const x1 = xy[2 * i]!;
+      const y1 = xy[2 * i + 1]!;
+      const x2 = xy[2 * i + 2]!;
+      const y2 = xy[2 * i + 3]!;
+      if (x1 === x2 && y1 === y2) continue;
+      edges[4 * count] = x1;
+      edges[4 * count + 1] = y1;
+      edges[4 * count + 2] = x2;
+      edges[4 * count + 3] = y2;
+      border[count++] = i < realEdges ? 1 : 0;
+      minX = Math.min(minX, x1);
+      maxX = Math.max(maxX, x1);
+      minY = Math.min(minY, y1);
+      maxY = Math.max(maxY, y1);
+      area += x1 * y2 - x2 * y1;
+    }
   }
-  let area = 0; // |shoelace| per edge sum, in degrees², then km² at the shape's latitude
-  for (let i = 0; i < edges.length; i += 4)
-    area += edges[i]! * edges[i + 3]! - edges[i + 2]! * edges[i + 1]!;
+  if (count === 0) return null;
   const kmPerLon = KM_PER_DEGREE * Math.cos((((minY + maxY) / 2) * Math.PI) / 180);
   const collapsed = (Math.abs(area) / 2) * KM_PER_DEGREE * kmPerLon < COLLAPSED_KM2;
   if (collapsed) {
@@ -140,24 +144,29 @@ function buildShape(code: string, rings: readonly (readonly Position[])[]): Shap
   const slabOf = (y: number) =>
     Math.min(slabs - 1, Math.max(0, Math.floor((y - minY) / slabHeight)));
   const slabStart = new Int32Array(slabs + 1);
-  const forEachSlab = (e: number, visit: (slab: number) => void) => {
+  const first = new Int32Array(count);
+  const last = new Int32Array(count);
+  for (let e = 0; e < count; e++) {
     const y1 = edges[4 * e + 1]!;
     const y2 = edges[4 * e + 3]!;
-    for (let k = slabOf(Math.min(y1, y2)); k <= slabOf(Math.max(y1, y2)); k++) visit(k);
-  };
-  for (let e = 0; e < count; e++) forEachSlab(e, (k) => slabStart[k + 1]!++);
+    first[e] = slabOf(Math.min(y1, y2));
+    last[e] = slabOf(Math.max(y1, y2));
+    for (let k = first[e]!; k <= last[e]!; k++) slabStart[k + 1]!++;
+  }
   for (let k = 0; k < slabs; k++) slabStart[k + 1]! += slabStart[k]!;
   const slabEdges = new Int32Array(slabStart[slabs]!);
   const fill = slabStart.slice(0, slabs);
-  for (let e = 0; e < count; e++) forEachSlab(e, (k) => (slabEdges[fill[k]!++] = e));
+  for (let e = 0; e < count; e++) {
+    for (let k = first[e]!; k <= last[e]!; k++) slabEdges[fill[k]!++] = e;
+  }
   return {
     code,
     minX,
     minY,
     maxX,
     maxY,
-    edges: Float64Array.from(edges),
-    border: Uint8Array.from(border),
+    edges: edges.subarray(0, 4 * count),
+    border: border.subarray(0, count),
     slabHeight,
     slabStart,
     slabEdges,
@@ -332,17 +341,20 @@ function codeOf(
 
 /** Builds the lookup from a world-atlas countries topology. */
 export function buildAtlas(topology: Topology, coastKm = COAST_KM): AtlasData {
-  const collection = feature(
-    topology,
-    topology.objects.countries as GeometryCollection<{ name: string }>,
-  );
   const shapes: Shape[] = [];
-  for (const f of collection.features) {
+  // one feature at a time, so its GeoJSON arrays are short-lived
+  const countries = topology.objects.countries as GeometryCollection<{ name: string }>;
+  for (const object of countries.geometries) {
+    const f = feature(topology, object as TopoPolygon); // or a MultiPolygon: both handled below;
     const geometry = f.geometry as Polygon | MultiPolygon | null;
     if (!geometry) continue;
     const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
     for (const rings of polygons) {
-      const code = codeOf(f.id, f.properties.name, rings[0]?.[0] ?? [0, 0]);
+      const code = codeOf(
+        f.id,
+        (object.properties as { name: string }).name,
+        rings[0]?.[0] ?? [0, 0],
+      );
       if (code === null) continue;
       const shape = buildShape(code, rings);
       if (shape) shapes.push(shape);
