@@ -15,6 +15,8 @@ export const routes: RouteObject[] = [
       { path: '/home', lazy: () => import('./routes/home') },
       { path: '/login', lazy: () => import('./routes/login') },
       { path: '/register', lazy: () => import('./routes/register') },
+      // issue 20: a trip shown by its share link, outside the signed-in layout
+      { path: '/s/:token', lazy: () => import('./routes/shared-trip') },
       {
         path: '/',
         id: 'protected',

@@ -70,11 +70,12 @@ function CloseIcon() {
 }
 
 /**
- * The info window of a selected pin, in its three variants (spec section 2):
+ * The info window of a selected pin, in its variants (spec section 2; issue 20's shared trip):
  * - own destination: name, dates, photo carousel, the user's picture and name, the journal;
  * - friend destination: the same with the friend's picture and name, a read-only journal and
  *   a plain close mark "×";
- * - bucket list place: titled by `place`, with the itinerary editor.
+ * - bucket list place: titled by `place`, with the itinerary editor;
+ * - a shared trip's destination (the public page): name, dates and the photo carousel.
  * Escape closes it wherever focus is (handled by the provider, which owns the selection).
  */
 export function InfoWindow({
@@ -112,7 +113,16 @@ export function InfoWindow({
     );
 
   let body: ReactNode;
-  if (marker.kind === 'bucket') {
+  if (marker.kind === 'shared') {
+    // a trip shown by its link: no owner, no journal (the page lists the stories)
+    const dates = formatDateRange(marker.startDate, marker.endDate);
+    body = (
+      <>
+        {dates ? <p className="info-dates">{dates}</p> : null}
+        <PhotoCarousel photos={marker.photos} title={title} layout={layout} />
+      </>
+    );
+  } else if (marker.kind === 'bucket') {
     body = (
       <>
         <p className="info-kind">Bucket list</p>

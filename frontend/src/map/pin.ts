@@ -3,12 +3,14 @@ import type { MarkerKind } from './types';
 
 /**
  * Pin colours: the app's accent for the user's own destinations, a teal for friends', a
- * violet for bucket list places. All read well on the dark basemap.
+ * violet for bucket list places; a shared trip's (the public page) are the accent too. All read
+ * well on the dark basemap.
  */
 export const PIN_COLORS: Record<MarkerKind, string> = {
   own: '#f6b54a',
   friend: '#4fd1c5',
   bucket: '#c4a1ff',
+  shared: '#f6b54a',
 };
 
 /** What each pin kind is called in a pin's accessible name. */
@@ -16,6 +18,7 @@ export const PIN_KIND_LABEL: Record<MarkerKind, string> = {
   own: 'Destination',
   friend: "Friend's destination",
   bucket: 'Bucket list place',
+  shared: 'Destination',
 };
 
 /** A 30x30 map pin (tip at the bottom centre) as SVG markup, for HTML markers and icons. */

@@ -47,7 +47,20 @@ export interface BucketMarker extends LatLng {
   place: string;
 }
 
-export type MapMarker = OwnMarker | FriendMarker | BucketMarker;
+/**
+ * A destination of a trip shown through a share link (issue 20, the public page `/s/{token}`):
+ * its name, dates and photos; no owner, no journal box.
+ */
+export interface SharedMarker extends LatLng {
+  kind: 'shared';
+  id: string;
+  name: string;
+  startDate?: string;
+  endDate?: string;
+  photos: string[];
+}
+
+export type MapMarker = OwnMarker | FriendMarker | BucketMarker | SharedMarker;
 export type MarkerKind = MapMarker['kind'];
 
 /** The title an info window and a pin's accessible name use: `name`, or `place` for bucket items. */

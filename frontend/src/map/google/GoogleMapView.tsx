@@ -15,7 +15,7 @@ import { InfoWindow } from '../InfoWindow';
 import { PIN_KIND_LABEL, pinDataUrl } from '../pin';
 import type { GoogleLoadOptions, MapProviderProps } from '../providerApi';
 import { focusView } from '../selection';
-import { markerTitle, type MapHandle, type MapView } from '../types';
+import { markerTitle, type MapHandle, type MapView, type MarkerKind } from '../types';
 import { useElementSize } from '../useElementSize';
 import { useMarkerSelection, type SelectionCamera } from '../useMarkerSelection';
 import { useWindowWidth } from '../useWindowWidth';
@@ -177,12 +177,17 @@ function GoogleProviderMap({
   );
 
   const icons = useMemo(() => {
-    const icon = (kind: 'own' | 'friend' | 'bucket'): google.maps.Icon => ({
+    const icon = (kind: MarkerKind): google.maps.Icon => ({
       url: pinDataUrl(kind),
       scaledSize: new google.maps.Size(PIN_SIZE, PIN_SIZE),
       anchor: new google.maps.Point(PIN_SIZE / 2, PIN_SIZE),
     });
-    return { own: icon('own'), friend: icon('friend'), bucket: icon('bucket') };
+    return {
+      own: icon('own'),
+      friend: icon('friend'),
+      bucket: icon('bucket'),
+      shared: icon('shared'),
+    };
   }, []);
 
   const onLoad = useCallback((instance: google.maps.Map) => {
