@@ -18,10 +18,11 @@ import { destinationPlace, type TripDoc } from './trip';
  * how long it takes does not depend on how many characters of a guess are right.
  */
 
-/** A trip's link as stored: `_id` is the trip id (one live link per trip). */
+/**
+ * A trip's live link as stored, inside the trip document (`share`: one live link per trip, so
+ * a new one replaces it and a revoke removes it in one write of the trip).
+ */
 export interface ShareLinkDoc {
-  _id: string;
-  ownerId: string;
   token: string;
   /** `shareTokenHash(token)`: what a link is found by. */
   tokenHash: string;
@@ -30,6 +31,28 @@ export interface ShareLinkDoc {
   expiresAt: Date | null;
   includeStories: boolean;
   allowIndexing: boolean;
+}
+
+/**
+ * A destination's journal text as journal last announced it (`journal.saved` with `content`),
+ * kept in the trip document by destination id (`stories`), for links that include stories.
+ */
+export interface JournalStoryDoc {
+  content: string;
+  /** When journal saved it (the event's `occurredAt`): an older save never replaces it. */
+  savedAt: Date;
+}
+
+/** A trip's journal texts by destination id (absent: none kept yet). */
+export type JournalStories = Readonly<Record<string, Pick<JournalStoryDoc, 'content'>>>;
+
+/** A trip with what a link shows of it besides the trip: its live link and journal texts. */
+export interface SharedTripSource extends Pick<
+  TripDoc,
+  'name' | 'startDate' | 'endDate' | 'destinations'
+> {
+  share?: ShareLinkDoc;
+  stories?: JournalStories;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,18 +78,15 @@ export function linkExpiry(expiresAt: string | null | undefined, now: Date): Dat
   return at;
 }
 
-/** A new link of `trip` from the owner's choices (`expiresAt` already checked: `linkExpiry`). */
+/** A new link from the owner's choices (`expiresAt` already checked: `linkExpiry`). */
 export function newShareLink(options: {
-  trip: Pick<TripDoc, '_id' | 'ownerId'>;
   token: string;
   input: ShareLinkInput;
   expiresAt: Date | null;
   now: Date;
 }): ShareLinkDoc {
-  const { trip, token, input, expiresAt, now } = options;
+  const { token, input, expiresAt, now } = options;
   return {
-    _id: trip._id,
-    ownerId: trip.ownerId,
     token,
     tokenHash: shareTokenHash(token),
     createdAt: now,
@@ -93,17 +113,20 @@ export function toApiShareLink(link: ShareLinkDoc): ShareLink {
 }
 
 /**
- * The one check of a visitor's link: the token well formed, a link found by its hash, live at
- * `now`, its trip live and still its owner's. NotFoundError('shared') for anything else, the
- * same for every case (malformed, unknown, revoked, expired, trip gone).
+ * The one check of a visitor's link: a trip (`trip`: found by the store by `tokenHash`), not
+ * deleted, whose link has that hash and is live at `now`. NotFoundError('shared') for anything
+ * else, the same for every case (unknown, revoked, replaced, expired, trip deleted).
  */
-export function checkSharedLink<T extends Pick<TripDoc, '_id' | 'ownerId'>>(
-  found: { link: ShareLinkDoc | null; trip: T | null },
+export function checkSharedLink<T extends { share?: ShareLinkDoc } & Pick<TripDoc, 'deletedAt'>>(
+  trip: T | null,
+  tokenHash: string,
   now: Date,
 ): { link: ShareLinkDoc; trip: T } {
-  const { link, trip } = found;
-  if (!link || !isLinkLive(link, now) || !trip) throw new NotFoundError('shared');
-  if (trip._id !== link._id || trip.ownerId !== link.ownerId) throw new NotFoundError('shared');
+  const link = trip?.share;
+  if (!trip || trip.deletedAt !== null || !link || link.tokenHash !== tokenHash) {
+    throw new NotFoundError('shared');
+  }
+  if (!isLinkLive(link, now)) throw new NotFoundError('shared');
   return { link, trip };
 }
 
@@ -116,24 +139,27 @@ export function sharedTokenHash(token: string): string {
 /**
  * The trip as a visitor holding the link sees it (contracts' `SharedTrip`): name, dates, the
  * destinations with coordinates, dates and photo URLs under the link; each destination's
- * `story` and `journal` (`journals`: its saved journal text, '' when none) only when the owner
- * chose `includeStories`. Never the owner, the trip id or its storage keys.
+ * `story` and `journal` (its kept journal text, `trip.stories`, '' when none) only when the
+ * owner chose `includeStories`. Never the owner, the trip id or its storage keys.
  */
 export function toSharedTrip(
-  trip: Pick<TripDoc, 'name' | 'startDate' | 'endDate' | 'destinations'>,
+  trip: Omit<SharedTripSource, 'share'>,
   link: Pick<ShareLinkDoc, 'token' | 'expiresAt' | 'includeStories' | 'allowIndexing'>,
-  journals: ReadonlyMap<string, string>,
 ): SharedTrip {
+  const { token, includeStories } = link;
+  const stories = trip.stories;
   return {
     name: trip.name,
     startDate: trip.startDate,
     endDate: trip.endDate,
-    destinations: trip.destinations.map((d) => ({
-      ...destinationPlace(d),
-      photos: d.photos.map((p) => SharePaths.photo(link.token, p.id)),
-      ...(link.includeStories ? { story: d.story, journal: journals.get(d._id) ?? '' } : {}),
-    })),
-    includeStories: link.includeStories,
+    destinations: trip.destinations.map((d) => {
+      const place = destinationPlace(d);
+      const photos = d.photos.map((p) => SharePaths.photo(token, p.id));
+      if (!includeStories) return { ...place, photos };
+      const journal = (stories && Object.hasOwn(stories, d._id) && stories[d._id]!.content) || '';
+      return { ...place, photos, story: d.story, journal };
+    }),
+    includeStories,
     allowIndexing: link.allowIndexing,
     expiresAt: link.expiresAt?.toISOString() ?? null,
   };

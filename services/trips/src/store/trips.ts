@@ -12,15 +12,14 @@ import {
 } from '@wayfarer/service-kit/mongo';
 import { TRIP_FIRST_VERSION, visibilityOf } from '@wayfarer/contracts';
 import type { TripChange } from '../domain/edit';
+import type { JournalStoryDoc, ShareLinkDoc } from '../domain/share';
 import {
   tripSummaryJson,
   type StoredVariant,
   type TripDoc,
   type TripSummaryDoc,
 } from '../domain/trip';
-import { JournalStoriesRepo } from './journal-stories';
 import { ListVersions } from './list-versions';
-import { ShareLinksRepo } from './share-links';
 
 /**
  * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
@@ -59,26 +58,51 @@ export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, W
   photoAdd?: IdempotencyRecord;
   /** Photos a change took away whose objects are still to be removed from the bucket. */
   trashedPhotos?: string[];
+  /**
+   * The trip's live share link (issue 20; absent: none), found by a visitor by its token's hash
+   * (`share.tokenHash`, unique sparse index). Kept here so a link read is one read of the trip,
+   * and a new link, a revoke and the trip's delete are each one write of it. Written with
+   * field-level updates that leave `version`, `rev` and the summary alone: it is not part of the
+   * owner's trip JSON nor of their list.
+   */
+  share?: ShareLinkDoc;
+  /**
+   * Journal texts of the trip's destinations by destination id (`journal.saved`, issue 20), for
+   * links that include stories; a change removing a destination unsets its text in its own
+   * update, the trip's delete all of them. Not part of the owner's trip JSON either.
+   */
+  stories?: Record<string, JournalStoryDoc>;
 }
 
 /** A trip as read for a change: the aggregate and the `rev` its change is written over. */
 export type TripRead = TripDoc & Pick<StoredTripDoc, 'rev'>;
 
+/** A trip as read under its share link: the trip with its link and journal texts. */
+export type SharedTripRead = TripRead & Pick<StoredTripDoc, 'share' | 'stories'>;
+
 /**
- * A trip's fields but the pending events, the relay's bookkeeping, the list's stored summary,
- * the idempotency records and the trash, which nothing reading a whole trip needs.
+ * What no read of a whole trip needs: the pending events, the relay's bookkeeping, the list's
+ * stored summary, the idempotency records and the trash. Excluded rather than the rest
+ * included: the local server projects nested inclusions slowly (see "Benchmarks").
  */
-const TRIP_FIELDS = {
-  projection: {
-    outbox: 0,
-    outboxPending: 0,
-    outboxClaim: 0,
-    summaryJson: 0,
-    summaryVersion: 0,
-    photoAdd: 0,
-    trashedPhotos: 0,
-    ...WITHOUT_IDEMPOTENCY,
-  },
+const BOOKKEEPING = {
+  outbox: 0,
+  outboxPending: 0,
+  outboxClaim: 0,
+  summaryJson: 0,
+  summaryVersion: 0,
+  photoAdd: 0,
+  trashedPhotos: 0,
+  ...WITHOUT_IDEMPOTENCY,
+} as const;
+
+/** A trip's fields (`TripRead`): neither its bookkeeping nor its share link and journal texts. */
+const TRIP_FIELDS = { projection: { ...BOOKKEEPING, share: 0, stories: 0 } } as const;
+
+/** A trip as its link shows it (`SharedTripRead`), journal texts included or not. */
+const SHARED_FIELDS = {
+  withStories: { projection: BOOKKEEPING },
+  withoutStories: { projection: { ...BOOKKEEPING, stories: 0 } },
 } as const;
 
 /**
@@ -118,6 +142,9 @@ const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
 const atRev = (rev: number | undefined): Document =>
   rev === undefined ? { rev: { $exists: false } } : { rev };
 
+/** Where the journal text of a destination is kept in its trip (`StoredTripDoc.stories`). */
+const storyPath = (destinationId: string): string => `stories.${destinationId}`;
+
 /** What a change's update may add: an idempotency stamp and its filter (`MongoIdempotency`). */
 export interface ChangeOptions {
   /** Its `trip.updated` entry, pushed to the outbox by the same update. */
@@ -134,8 +161,10 @@ export interface ChangeOptions {
  * edit, photos added or removed: the trip's new state with `trip.updated`, over the version and
  * `rev` it was computed from), by the soft-delete (with `trip.deleted`, over the version its
  * event was made from), by its display variants being recorded, by its trash being taken out,
- * by its summary being made again at start, and by the outbox relay (removing sent entries,
- * then the deleted document). Each is one atomic update, and those that write from a read are
+ * by its summary being made again at start, by its share link being put or revoked and a
+ * journal text being kept (issue 20: each only its own field, so none races with a change's
+ * update over its version and `rev`), and by the outbox relay (removing sent entries, then the
+ * deleted document). Each is one atomic update, and those that write from a read are
  * conditional on what they read, so none can undo another.
  *
  * Every write here that changes what `GET /api/mytrips` answers for an owner bumps the owner's
@@ -157,22 +186,10 @@ export class TripsRepo {
    * its own unique index), written by the add's own update.
    */
   readonly photoAdds: MongoIdempotency<Pick<StoredTripDoc, 'photoAdd'>>;
-  /**
-   * Each trip's share link (`share_links`, issue 20): removed with the trip by `softDelete`
-   * (a use case cannot forget it).
-   */
-  readonly shareLinks: ShareLinksRepo;
-  /**
-   * Destinations' journal texts (`journal_stories`, issue 20): removed with their destination
-   * by `applyChange` and `softDelete`.
-   */
-  readonly stories: JournalStoriesRepo;
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<StoredTripDoc>(name);
     this.versions = new ListVersions(db);
-    this.shareLinks = new ShareLinksRepo(db);
-    this.stories = new JournalStoriesRepo(db);
     this.idempotency = new MongoIdempotency(this.collection);
     this.photoAdds = new MongoIdempotency(this.collection, undefined, { field: 'photoAdd' });
   }
@@ -194,10 +211,11 @@ export class TripsRepo {
       { visibility: { $exists: false } },
       { $set: { visibility: DEFAULT_VISIBILITY } },
     );
-    // the stories of destinations, found by destination id (`journal_stories`, issue 20)
+    // a destination's trip, found by its id (journal texts, `saveStory`, issue 20)
     await this.collection.createIndex({ 'destinations._id': 1 });
-    await this.shareLinks.init();
-    await this.stories.init();
+    // a visitor's link, found by its token's hash only (issue 20); sparse: trips without a
+    // link are not in it (the local server ignores partial indexes)
+    await this.collection.createIndex({ 'share.tokenHash': 1 }, { unique: true, sparse: true });
     await this.fillSummaries();
   }
 
@@ -243,9 +261,9 @@ export class TripsRepo {
   /**
    * Writes a change (`TripChange`) over the trip as it was read (`current`: the same version
    * and `rev`, still live and the owner's): its new fields, destinations, pending variants and
-   * summary, its `trip.updated` entry and the photos it took away into `trashedPhotos` (whose
-   * objects the use case then removes), in one update; then bumps the owner's list version and
-   * removes the journal texts of the destinations it took away.
+   * summary, its `trip.updated` entry, the photos it took away into `trashedPhotos` (whose
+   * objects the use case then removes) and the journal texts of the destinations it took away
+   * unset, in one update; then bumps the owner's list version.
    * False when the trip is not in that state any more (a change, a delete or a display variant
    * landed since the read): nothing was written.
    */
@@ -256,6 +274,9 @@ export class TripsRepo {
   ): Promise<boolean> {
     const next = change.trip;
     const pending = next.pendingVariants ?? [];
+    const unset: Record<string, ''> = {};
+    if (pending.length === 0) unset.pendingVariants = '';
+    for (const id of change.removedDestinationIds) unset[storyPath(id)] = '';
     const update = withOutboxEvents<StoredTripDoc>(
       {
         $set: {
@@ -270,7 +291,7 @@ export class TripsRepo {
           ...(pending.length > 0 ? { pendingVariants: pending } : {}),
           ...options.set,
         },
-        ...(pending.length > 0 ? {} : { $unset: { pendingVariants: '' } }),
+        ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
         $inc: { rev: 1 },
         ...(change.removedPhotoIds.length > 0
           ? { $push: { trashedPhotos: { $each: change.removedPhotoIds } } }
@@ -291,7 +312,6 @@ export class TripsRepo {
     );
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
-    await this.stories.removeDestinations(change.removedDestinationIds);
     return true;
   }
 
@@ -432,8 +452,8 @@ export class TripsRepo {
   /**
    * Marks the trip deleted and queues its `trip.deleted` event (made from `current`) in one
    * single-document update, over the version the event was made from; the outbox relay
-   * publishes the event and then removes the document; then bumps the owner's list version.
-   * Then removes its share link and its destinations' journal texts.
+   * publishes the event and then removes the document; its share link and journal texts go in
+   * the same update. Then bumps the owner's list version.
    * Returns false when the trip was not (or no longer) the owner's live trip at that version:
    * a concurrent delete won, or a change landed since the read (nothing changed: no bump).
    */
@@ -444,25 +464,92 @@ export class TripsRepo {
   ): Promise<boolean> {
     const result = await this.collection.updateOne(
       { _id: current._id, ownerId: current.ownerId, ...notDeleted, version: current.version },
-      withOutboxEvents<StoredTripDoc>({ $set: { deletedAt } }, [event]),
+      withOutboxEvents<StoredTripDoc>({ $set: { deletedAt }, $unset: { share: '', stories: '' } }, [
+        event,
+      ]),
     );
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
-    // its link and its destinations' journal texts go with it (a link finds no live trip anyway)
-    await this.shareLinks.removeTrip(current._id);
-    await this.stories.removeDestinations(current.destinations.map((d) => d._id));
     return true;
   }
 
   /**
-   * Whether `ownerId` has a live trip with the destination `destinationId` (a journal text is
-   * kept only for one: `events/stories.ts`).
+   * Puts `link` as the live link of the owner's live trip, replacing any other (its token stops
+   * working in the same write). False when the trip is not the owner's live trip (nothing
+   * written). Neither the version nor the list version moves: the link is not in either.
    */
-  async hasLiveDestination(destinationId: string, ownerId: string): Promise<boolean> {
-    const found = await this.collection.findOne(
-      { 'destinations._id': destinationId, ownerId, ...notDeleted },
-      { projection: { _id: 1 } },
+  async putShareLink(tripId: string, ownerId: string, link: ShareLinkDoc): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { _id: tripId, ownerId, ...notDeleted },
+      { $set: { share: link } },
     );
-    return found !== null;
+    return result.matchedCount === 1;
+  }
+
+  /** The owner's live trip's link (live or expired): `{}` when none, null when no such trip. */
+  async shareLinkOf(tripId: string, ownerId: string): Promise<Pick<StoredTripDoc, 'share'> | null> {
+    return this.collection.findOne(
+      { _id: tripId, ownerId, ...notDeleted },
+      { projection: { _id: 0, share: 1 } },
+    );
+  }
+
+  /**
+   * Removes the owner's live trip's link: what it was (`{}` when it had none), or null when no
+   * such trip. One write of the trip, leaving its version alone.
+   */
+  async revokeShareLink(
+    tripId: string,
+    ownerId: string,
+  ): Promise<Pick<StoredTripDoc, 'share'> | null> {
+    return this.collection.findOneAndUpdate(
+      { _id: tripId, ownerId, ...notDeleted },
+      { $unset: { share: '' } },
+      { projection: { _id: 0, share: 1 }, returnDocument: 'before' },
+    );
+  }
+
+  /**
+   * The trip whose link's token hashes to `tokenHash` (the only way a visitor's link is found:
+   * one indexed read), with its link and, if asked, its journal texts. Whether the trip is live
+   * (its soft-delete unsets `share`, so a deleted one is found only if an older instance deleted
+   * it) and the link too is the caller's check (`domain/share.ts` `checkSharedLink`): the filter
+   * is the index's key alone, as the local server uses an index only for a filter on exactly
+   * its keys (with `deletedAt` beside it, it scans the collection).
+   */
+  async findShared(
+    tokenHash: string,
+    options: { stories: boolean },
+  ): Promise<SharedTripRead | null> {
+    return this.collection.findOne(
+      { 'share.tokenHash': tokenHash },
+      options.stories ? SHARED_FIELDS.withStories : SHARED_FIELDS.withoutStories,
+    );
+  }
+
+  /**
+   * Keeps `story` as the journal text of `destinationId` in the live trip of `ownerId` holding
+   * that destination, unless a save at least as new is kept already (a late, older event
+   * changes nothing: compared in the update's filter). One conditional update of the trip, so a
+   * change removing the destination or the trip's delete either lands after it (and unsets it)
+   * or before it (and it matches nothing). True when written. `destinationId` must be an id we
+   * make (`isTripId`): it names a field.
+   */
+  async saveStory(
+    destinationId: string,
+    ownerId: string,
+    story: JournalStoryDoc,
+  ): Promise<boolean> {
+    const path = storyPath(destinationId);
+    const result = await this.collection.updateOne(
+      {
+        'destinations._id': destinationId,
+        ownerId,
+        ...notDeleted,
+        $or: [{ [path]: { $exists: false } }, { [`${path}.savedAt`]: { $lt: story.savedAt } }],
+      },
+      { $set: { [path]: story } },
+    );
+    return result.modifiedCount === 1;
   }
 }

@@ -13,9 +13,9 @@ export interface EraseUserDeps extends DeleteTripDeps {
  * /api/trips/{id}` deletes one (soft-delete with its `trip.deleted`, so journal, bucketlist and
  * social erase what they derived from it after any earlier event of the trip; the relay removes
  * the document once the event is out; the photos' objects go now, or by the upload sweeper once
- * the document is gone; its share link and journal texts with it), then their list version,
- * share links, journal texts, pending upload records (the sweeper removes objects without a
- * trip or a record) and friendships. Idempotent: a redelivered event finds
+ * the document is gone; its share link and journal texts, kept in the trip, with it), then their
+ * list version, pending upload records (the sweeper removes objects without a trip or a record)
+ * and friendships. Idempotent: a redelivered event finds
  * nothing left to do.
  */
 export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<number> {
@@ -29,9 +29,6 @@ export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<nu
     }
   }
   await deps.trips.versions.collection.deleteOne({ _id: userId });
-  // what deleting each trip removed already, and anything a failure between left behind
-  await deps.trips.shareLinks.removeOwner(userId);
-  await deps.trips.stories.removeOwner(userId);
   await deps.pending.collection.deleteMany({ ownerId: userId });
   await deps.friendships.forget(userId);
   return owned.length;

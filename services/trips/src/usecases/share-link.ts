@@ -3,6 +3,7 @@ import { SHARE_TOKEN_BYTES, type ShareLink, type ShareLinkInput } from '@wayfare
 import { NotFoundError } from '../domain/errors';
 import { isLinkLive, linkExpiry, newShareLink, shareToken, toApiShareLink } from '../domain/share';
 import type { TripsRepo } from '../store/trips';
+import { isTripId } from '../domain/trip';
 import { readOwned } from './change-trip';
 
 export interface ShareLinkDeps {
@@ -26,8 +27,9 @@ export async function createShareLink(
   const now = deps.now();
   const expiresAt = linkExpiry(input.expiresAt, now);
   const token = shareToken(randomBytes(SHARE_TOKEN_BYTES));
-  const link = newShareLink({ trip, token, input, expiresAt, now });
-  await deps.trips.shareLinks.put(link);
+  const link = newShareLink({ token, input, expiresAt, now });
+  // deleted since the read: as if it had not been found
+  if (!(await deps.trips.putShareLink(trip._id, ownerId, link))) throw new NotFoundError('trip');
   return toApiShareLink(link);
 }
 
@@ -37,15 +39,16 @@ export async function readShareLink(
   ownerId: string,
   tripId: string,
 ): Promise<ShareLink> {
-  await readOwned(deps, ownerId, tripId);
-  const link = await deps.trips.shareLinks.ofTrip(tripId, ownerId);
+  const found = isTripId(tripId) ? await deps.trips.shareLinkOf(tripId, ownerId) : null;
+  if (!found) throw new NotFoundError('trip');
+  const link = found.share;
   if (!link || !isLinkLive(link, deps.now())) throw new NotFoundError('share-link');
   return toApiShareLink(link);
 }
 
 /**
- * `DELETE /api/trips/{id}/share`: revokes the owner's trip's link (removed: its token and every
- * photo URL under it stop working at once). NotFoundError when the trip had no live link (an
+ * `DELETE /api/trips/{id}/share`: revokes the owner's trip's link (removed from the trip in one
+ * write: its token and every photo URL under it stop working at once). NotFoundError when the trip had no live link (an
  * expired one is removed all the same).
  */
 export async function revokeShareLink(
@@ -53,7 +56,8 @@ export async function revokeShareLink(
   ownerId: string,
   tripId: string,
 ): Promise<void> {
-  await readOwned(deps, ownerId, tripId);
-  const removed = await deps.trips.shareLinks.revoke(tripId, ownerId);
+  const found = isTripId(tripId) ? await deps.trips.revokeShareLink(tripId, ownerId) : null;
+  if (!found) throw new NotFoundError('trip');
+  const removed = found.share;
   if (!removed || !isLinkLive(removed, deps.now())) throw new NotFoundError('share-link');
 }

@@ -2,7 +2,7 @@ import type { SharedTrip } from '@wayfarer/contracts';
 import { NotFoundError } from '../domain/errors';
 import { checkSharedLink, sharedTokenHash, toSharedTrip, type ShareLinkDoc } from '../domain/share';
 import { isPhotoId, servedPhoto, type ServedPhoto } from '../domain/trip';
-import type { TripRead, TripsRepo } from '../store/trips';
+import type { SharedTripRead, TripsRepo } from '../store/trips';
 
 export interface SharedTripDeps {
   trips: TripsRepo;
@@ -11,29 +11,25 @@ export interface SharedTripDeps {
 
 /**
  * The one check of a visitor's link, for every public read (`GET /api/shared/{token}` and its
- * photos): the token well formed, its link found by the token's hash only, live now, its trip
- * live and its owner's (`domain/share.ts` `checkSharedLink`). NotFoundError('shared') for
- * anything else: malformed, unknown, revoked and expired links are answered alike.
+ * photos): the token well formed, the live trip holding its link found by the token's hash only
+ * (one read: the link lives in the trip), the link live now (`domain/share.ts`
+ * `checkSharedLink`). NotFoundError('shared') for anything else: malformed, unknown, revoked,
+ * replaced and expired links are answered alike. `stories`: read the trip's journal texts too.
  */
 export async function openSharedLink(
   deps: SharedTripDeps,
   token: string,
-): Promise<{ link: ShareLinkDoc; trip: TripRead }> {
-  const link = await deps.trips.shareLinks.byTokenHash(sharedTokenHash(token));
-  const trip = link ? await deps.trips.findLive(link._id) : null;
-  return checkSharedLink({ link, trip }, deps.now());
+  options: { stories: boolean },
+): Promise<{ link: ShareLinkDoc; trip: SharedTripRead }> {
+  const tokenHash = sharedTokenHash(token);
+  const trip = await deps.trips.findShared(tokenHash, options);
+  return checkSharedLink(trip, tokenHash, deps.now());
 }
 
 /** `GET /api/shared/{token}`: the trip as the link shows it (journal texts if it includes stories). */
 export async function readSharedTrip(deps: SharedTripDeps, token: string): Promise<SharedTrip> {
-  const { link, trip } = await openSharedLink(deps, token);
-  const journals = link.includeStories
-    ? await deps.trips.stories.ofDestinations(
-        trip.destinations.map((d) => d._id),
-        trip.ownerId,
-      )
-    : new Map<string, string>();
-  return toSharedTrip(trip, link, journals);
+  const { link, trip } = await openSharedLink(deps, token, { stories: true });
+  return toSharedTrip(trip, link);
 }
 
 /**
@@ -45,7 +41,7 @@ export async function readSharedPhoto(
   token: string,
   photoId: string,
 ): Promise<ServedPhoto> {
-  const { trip } = await openSharedLink(deps, token);
+  const { trip } = await openSharedLink(deps, token, { stories: false });
   try {
     if (!isPhotoId(photoId)) throw new NotFoundError('photo');
     return servedPhoto(trip, photoId);

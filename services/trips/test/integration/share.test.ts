@@ -39,6 +39,12 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** The trip's stored document (its link in `share`, its journal texts in `stories`). */
+const storedTrip = (tripId: string) =>
+  h.db.collection('trips').findOne({ _id: tripId as never }, { projection: { outbox: 0 } });
+/** The destination ids the trip keeps a journal text for. */
+const storiesOf = async (tripId: string) => Object.keys((await storedTrip(tripId))?.stories ?? {});
+
 const LINK_GONE = { error: 'not_found', message: ShareMessages.linkGone };
 const NO_LINK = { error: 'not_found', message: ShareMessages.noLink };
 
@@ -128,6 +134,7 @@ describe('share links', () => {
     ]);
 
     // a private trip can be shown by a link: links are the owner's choice, not friends'
+    const listVersion = await h.trips.listVersion(owner);
     const created = await share(owner, trip._id);
     expect(created.statusCode, created.body).toBe(201);
     const link = ShareLink.parse(created.json());
@@ -139,10 +146,14 @@ describe('share links', () => {
       allowIndexing: false,
     });
     expect((await shareOf(owner, trip._id)).json()).toEqual(link);
-    // stored as its hash beside it, never found by the token itself
-    const doc = await h.db.collection('share_links').findOne({ _id: trip._id as never });
-    expect(doc).toMatchObject({ token: link.token, ownerId: owner });
-    expect(doc!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    // stored in the trip as its hash beside it, never found by the token itself
+    const doc = await storedTrip(trip._id);
+    expect(doc!.share).toMatchObject({ token: link.token });
+    expect(doc!.share.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    // not part of the owner's trip: neither its JSON nor its version change
+    const own = await ownerGet(owner, `/api/trips/${trip._id}`);
+    expect([own.headers.etag, own.json()]).toEqual([tripETag(1), trip]);
+    expect(await h.trips.listVersion(owner)).toBe(listVersion);
 
     const res = await anonymous(SharePaths.api(link.token));
     expect(res.statusCode, res.body).toBe(200);
@@ -227,14 +238,17 @@ describe('share links', () => {
 
     // expired (set in the past in the store: no waiting)
     await h.db
-      .collection('share_links')
-      .updateOne({ _id: trip._id as never }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+      .collection('trips')
+      .updateOne(
+        { _id: trip._id as never },
+        { $set: { 'share.expiresAt': new Date(Date.now() - 1000) } },
+      );
     expectGone(await anonymous(SharePaths.api(link.token)));
     expectGone(await anonymous(SharePaths.photo(link.token, ownPhotoId)));
     expect((await shareOf(owner, trip._id)).json()).toEqual(NO_LINK);
     // revoking an expired link: none was live
     expect((await revoke(owner, trip._id)).statusCode).toBe(404);
-    expect(await h.db.collection('share_links').countDocuments({ _id: trip._id as never })).toBe(0);
+    expect((await storedTrip(trip._id))!.share).toBeUndefined();
   });
 
   it('bad input is a 4xx and changes nothing; only the owner manages a link', async () => {
@@ -309,8 +323,7 @@ describe('journal texts for links that include stories (journal.saved)', () => {
     expect(await journals()).toEqual(['Day two in Oslo.', '']);
     await applied(saved(bergen, owner, 'Bergen.', new Date(t0.getTime() + 4000)));
     expect(await journals()).toEqual(['Day two in Oslo.', 'Bergen.']);
-    const stories = h.db.collection('journal_stories');
-    expect(await stories.countDocuments({ ownerId: owner })).toBe(2);
+    expect(await storiesOf(trip._id)).toEqual([oslo, bergen]);
 
     // a link without stories shows neither
     const plain = ShareLink.parse((await share(owner, trip._id)).json());
@@ -325,8 +338,7 @@ describe('journal texts for links that include stories (journal.saved)', () => {
       payload: { destinations: [{ _id: oslo }] },
     });
     expect(edit.statusCode, edit.body).toBe(200);
-    expect(await stories.findOne({ _id: bergen as never })).toBeNull();
-    expect(await stories.findOne({ _id: oslo as never })).not.toBeNull();
+    expect(await storiesOf(trip._id)).toEqual([oslo]);
 
     // deleting the trip removes its link and texts
     const del = await h.app.inject({
@@ -336,25 +348,28 @@ describe('journal texts for links that include stories (journal.saved)', () => {
     });
     expect(del.statusCode).toBe(200);
     expectGone(await anonymous(SharePaths.api(plain.token)));
-    expect(await stories.countDocuments({ ownerId: owner })).toBe(0);
-    expect(await h.db.collection('share_links').countDocuments({ ownerId: owner })).toBe(0);
+    // in the delete's own update (the document itself goes once the relay sent trip.deleted)
+    const deleted = await storedTrip(trip._id);
+    expect([deleted?.share, deleted?.stories]).toEqual([undefined, undefined]);
     // a text arriving for the deleted trip's destination is not kept
     await applied(saved(oslo, owner, 'late', new Date()));
-    expect(await stories.countDocuments({ ownerId: owner })).toBe(0);
+    expect(await storiesOf(trip._id)).toEqual([]);
 
     // user.deleted: every link and text of the user goes
     const other = await createTrip(owner);
     const kept = ShareLink.parse((await share(owner, other._id)).json());
     await publishJournal(saved(other.destinations[0]!._id, owner, 'Again.', new Date()));
-    await vi.waitFor(async () => expect(await stories.countDocuments({ ownerId: owner })).toBe(1), {
-      timeout: 30_000,
-      interval: 100,
-    });
+    await vi.waitFor(
+      async () => expect(await storiesOf(other._id)).toEqual([other.destinations[0]!._id]),
+      { timeout: 30_000, interval: 100 },
+    );
     await publishJournal(makeEvent(UserDeleted, owner, { userId: owner }));
     await vi.waitFor(
       async () => {
-        expect(await stories.countDocuments({ ownerId: owner })).toBe(0);
-        expect(await h.db.collection('share_links').countDocuments({ ownerId: owner })).toBe(0);
+        const erased = await storedTrip(other._id);
+        expect(
+          erased === null || (erased.deletedAt !== null && !erased.share && !erased.stories),
+        ).toBe(true);
       },
       { timeout: 30_000, interval: 100 },
     );

@@ -79,7 +79,6 @@ describe('share links (domain/share.ts)', () => {
 
   const link = (expiresAt: Date | null): ShareLinkDoc =>
     newShareLink({
-      trip: { _id: 't'.repeat(24), ownerId: 'owner' },
       token,
       input: { includeStories: false, allowIndexing: false },
       expiresAt,
@@ -106,16 +105,17 @@ describe('share links (domain/share.ts)', () => {
     });
   });
 
-  it('one check for a visitor: a live link of a live trip of the same owner', () => {
-    const trip = { _id: 't'.repeat(24), ownerId: 'owner' };
-    expect(checkSharedLink({ link: link(null), trip }, NOW).trip).toBe(trip);
-    const gone = (found: Parameters<typeof checkSharedLink>[0]) =>
-      expect(() => checkSharedLink(found, NOW)).toThrow(NotFoundError);
-    gone({ link: null, trip });
-    gone({ link: link(null), trip: null });
-    gone({ link: link(NOW), trip });
-    gone({ link: link(null), trip: { ...trip, ownerId: 'someone else' } });
-    gone({ link: link(null), trip: { ...trip, _id: 'u'.repeat(24) } });
+  it('one check for a visitor: a live trip holding a live link of that hash', () => {
+    const hash = shareTokenHash(token);
+    const trip = { _id: 't'.repeat(24), deletedAt: null, share: link(null) };
+    expect(checkSharedLink(trip, hash, NOW)).toEqual({ trip, link: trip.share });
+    const gone = (found: Parameters<typeof checkSharedLink>[0], tokenHash = hash) =>
+      expect(() => checkSharedLink(found, tokenHash, NOW)).toThrow(NotFoundError);
+    gone(null);
+    gone({ deletedAt: null });
+    gone({ ...trip, deletedAt: NOW });
+    gone({ ...trip, share: link(NOW) });
+    gone(trip, shareTokenHash(`${token.slice(0, -1)}A`));
   });
 
   it('what a visitor sees: no owner, no trip id, stories and journals only when chosen', () => {
@@ -159,14 +159,14 @@ describe('share links (domain/share.ts)', () => {
       ],
       now: NOW,
     });
-    const journals = new Map([['d'.repeat(24), 'Journal A']]);
-    const without = toSharedTrip(trip, link(null), journals);
+    const shared = { ...trip, stories: { ['d'.repeat(24)]: { content: 'Journal A' } } };
+    const without = toSharedTrip(shared, link(null));
     expect(SharedTrip.parse(without)).toEqual(without);
     expect(JSON.stringify(without)).not.toMatch(/owner-secret|tttt|Story A|Journal A|k\/o/);
     expect(without.destinations[0]!.photos).toEqual([SharePaths.photo(token, 'p'.repeat(32))]);
     expect(without.destinations.every((d) => !('story' in d) && !('journal' in d))).toBe(true);
 
-    const withStories = toSharedTrip(trip, { ...link(null), includeStories: true }, journals);
+    const withStories = toSharedTrip(shared, { ...link(null), includeStories: true });
     expect(withStories.destinations.map((d) => [d.story, d.journal])).toEqual([
       ['Story A', 'Journal A'],
       ['', ''],
