@@ -45,8 +45,11 @@ interface Shape {
   minY: number;
   maxX: number;
   maxY: number;
-  /** x1, y1, x2, y2 per edge, every ring of the polygon (even-odd rule). */
-  edges: Float64Array;
+  /**
+   * x1, y1, x2, y2 per edge, every ring of the polygon (even-odd rule). Single precision: about
+   * 1 m at ±180°, far below the data's own 0.0036° quantisation, at half the memory.
+   */
+  edges: Float32Array;
   /** 1 when the edge is a real border or coast, 0 for the closing edges beyond a pole. */
   border: Uint8Array;
   slabHeight: number;
@@ -100,7 +103,7 @@ function planarRing(ring: readonly Position[]): { xy: Float64Array; polar: boole
 function buildShape(code: string, rings: readonly (readonly Position[])[]): Shape | null {
   const planar = rings.map(planarRing);
   const capacity = planar.reduce((sum, r) => sum + (r ? r.xy.length / 2 - 1 : 0), 0);
-  const edges = new Float64Array(4 * capacity);
+  const edges = new Float32Array(4 * capacity);
   const border = new Uint8Array(capacity);
   let count = 0;
   let minX = Infinity;
@@ -114,10 +117,11 @@ function buildShape(code: string, rings: readonly (readonly Position[])[]): Shap
     const points = xy.length / 2;
     const realEdges = polar ? points - 4 : points - 1;
     for (let i = 0; i + 1 < points; i++) {
-      const x1 = xy[2 * i]!;
-      const y1 = xy[2 * i + 1]!;
-      const x2 = xy[2 * i + 2]!;
-      const y2 = xy[2 * i + 3]!;
+      // as stored (single precision), so the box and the area are the edges'
+      const x1 = Math.fround(xy[2 * i]!);
+      const y1 = Math.fround(xy[2 * i + 1]!);
+      const x2 = Math.fround(xy[2 * i + 2]!);
+      const y2 = Math.fround(xy[2 * i + 3]!);
       if (x1 === x2 && y1 === y2) continue;
       edges[4 * count] = x1;
       edges[4 * count + 1] = y1;
