@@ -15,6 +15,7 @@
 import { createAtlas, loadTopology } from '@wayfarer/atlas';
 import { type City, loadCities } from '@wayfarer/places';
 import { recordBudget } from '../lib/results';
+import { mulberry32, percentile } from '../lib/stats';
 
 const SEED = 22;
 const POINTS = 400;
@@ -27,15 +28,6 @@ const heapMB = () => {
   return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 };
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = mulberry32(SEED);
 
 // --- build ---------------------------------------------------------------------------------
@@ -128,10 +120,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
 const us = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(1)} µs`);
 const row = (label: string, cells: string[]) =>

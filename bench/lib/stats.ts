@@ -18,3 +18,14 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   return performance.now() - start;
 }
+
+/** A seeded random number generator (mulberry32): the same inputs on every run. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(a ^ (a >>> 15), 1 | a);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
