@@ -41,8 +41,16 @@ async function friendTrips(reader: Account, owner: Account): Promise<string[] | 
   return friends.find((f) => f.id === owner.userId)?.trips.map((t) => t._id);
 }
 
-/** The owner's edit form: sets who can see the trip and saves, back on the trip screen. */
-async function setVisibility(page: Page, tripId: string, choice: 'Friends' | 'Only me') {
+/**
+ * The owner's edit form: sets who can see the trip and saves, back on the trip screen (a
+ * screenshot of the control before Save when `shot` names one).
+ */
+async function setVisibility(
+  page: Page,
+  tripId: string,
+  choice: 'Friends' | 'Only me',
+  shot?: string,
+) {
   await page.goto(`/trip/${tripId}/edit`);
   const group = page.getByRole('group', { name: 'Who can see this trip' });
   await group.waitFor();
@@ -50,6 +58,11 @@ async function setVisibility(page: Page, tripId: string, choice: 'Friends' | 'On
   const radio = group.getByRole('radio', { name: choice });
   expect(await radio.isChecked()).toBe(false);
   await radio.check();
+  if (shot) {
+    await group.scrollIntoViewIfNeeded();
+    await animationsDone(page);
+    await screenshot(page, shot);
+  }
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.waitForURL(new RegExp(`/trip/${tripId}$`), { timeout: 30_000 });
 }
@@ -164,7 +177,7 @@ describe('who sees a trip, and share links (issue 20)', () => {
 
     // the owner: Friends is the default; Only me, saved
     const o = await openAs(browser, owner);
-    await setVisibility(o.page, trip._id, 'Only me');
+    await setVisibility(o.page, trip._id, 'Only me', 'sharing-visibility-1440');
     await o.page.getByRole('img', { name: 'Private trip' }).waitFor();
     const saved = (await (await api(`/api/trips/${trip._id}`, owner)).json()) as {
       visibility?: string;

@@ -29,6 +29,7 @@ import { SHARE_TEXTS } from '../sharing/shareState';
 import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripThumb } from '../trips/TripThumb';
 import type { TripsLocationState } from './trips';
+import '../styles/auth.css';
 import '../styles/sharing.css';
 import '../styles/trips.css';
 
