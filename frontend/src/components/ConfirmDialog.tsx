@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useModalDialog } from './useModalDialog';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -30,35 +31,11 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
+  const ref = useModalDialog(open, () => cancelRef.current?.focus());
   const titleId = useId();
   const descriptionId = useId();
   const errorId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement;
-      dialog.showModal();
-      cancelRef.current?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-        opener.current.focus();
-      }
-    }
-  }, [open]);
-
-  // Closing on unmount (navigation after Yes) leaves no modal behind.
-  useEffect(() => {
-    const dialog = ref.current;
-    return () => {
-      if (dialog?.open) dialog.close();
-    };
-  }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key === 'Escape') {

@@ -2,6 +2,12 @@ import type { Dispatch, FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { lastExpiryDay, SHARE_TEXTS, type ShareAction, type ShareState } from '../shareState';
 
+/** The form's two choices: its field, the action that sets it, the label. */
+const CHOICES = [
+  { name: 'includeStories', action: 'include-stories', label: SHARE_TEXTS.includeStories },
+  { name: 'allowIndexing', action: 'allow-indexing', label: SHARE_TEXTS.allowIndexing },
+] as const;
+
 /** The form of a new link: an optional expiry day and two choices, then Create link. */
 export function ShareLinkForm({
   state,
@@ -32,24 +38,17 @@ export function ShareLinkForm({
           hint={SHARE_TEXTS.expiryHint}
           onChange={(event) => dispatch({ type: 'expiry', value: event.target.value })}
         />
-        <label className="check">
-          <input
-            type="checkbox"
-            name="includeStories"
-            checked={state.form.includeStories}
-            onChange={(event) => dispatch({ type: 'include-stories', value: event.target.checked })}
-          />
-          <span>{SHARE_TEXTS.includeStories}</span>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            name="allowIndexing"
-            checked={state.form.allowIndexing}
-            onChange={(event) => dispatch({ type: 'allow-indexing', value: event.target.checked })}
-          />
-          <span>{SHARE_TEXTS.allowIndexing}</span>
-        </label>
+        {CHOICES.map(({ name, action, label }) => (
+          <label key={name} className="check">
+            <input
+              type="checkbox"
+              name={name}
+              checked={state.form[name]}
+              onChange={(event) => dispatch({ type: action, value: event.target.checked })}
+            />
+            <span>{label}</span>
+          </label>
+        ))}
       </fieldset>
       {state.formError ? (
         <p className="form-alert" role="alert">

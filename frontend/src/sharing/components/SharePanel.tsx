@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CloseSmallIcon } from '../../components/icons';
+import { useModalDialog } from '../../components/useModalDialog';
 import { localDateString } from '../../trips/tripForm';
 import { SHARE_TEXTS } from '../shareState';
 import { useShareLink } from '../useShareLink';
@@ -24,35 +25,12 @@ export function SharePanel({
   open: boolean;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const opener = useRef<Element | null>(null);
+  const ref = useModalDialog(open, () => headingRef.current?.focus());
   const titleId = useId();
   const [attempt, setAttempt] = useState(0);
   const [state, dispatch, revoke] = useShareLink(tripId, open, attempt);
   const today = localDateString();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      opener.current = document.activeElement;
-      dialog.showModal();
-      headingRef.current?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-        opener.current.focus();
-      }
-    }
-  }, [open]);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    return () => {
-      if (dialog?.open) dialog.close();
-    };
-  }, []);
 
   const close = () => {
     if (state.busy?.kind !== 'revoke') onClose();
