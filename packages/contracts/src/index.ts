@@ -13,3 +13,4 @@ export * from './idempotency';
 export * from './trip-edits';
 export * from './notifications';
 export * from './sharing';
+export * from './stats';

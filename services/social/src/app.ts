@@ -4,9 +4,11 @@ import type { Pool } from '@wayfarer/service-kit/pg';
 import { feedRoutes } from './routes/feed';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
+import { statsRoutes } from './routes/stats';
 import type { FeedPages } from './store/feed';
 import type { FriendsPages } from './store/friends-pages';
 import type { SocialStore } from './store/social';
+import type { StatsPages } from './store/stats';
 import type { SocialContext } from './routes/context';
 
 export interface SocialDeps {
@@ -17,6 +19,8 @@ export interface SocialDeps {
   friendsPages: FriendsPages;
   /** `GET /api/feed`'s pages (cached, the feed query underneath). */
   feedPages: FeedPages;
+  /** `GET /api/stats`'s answers (issue 22; cached, computed from the stored trips underneath). */
+  statsPages: StatsPages;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
@@ -40,10 +44,12 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
     store: deps.store,
     friendsPages: deps.friendsPages,
     feedPages: deps.feedPages,
+    statsPages: deps.statsPages,
     relay: deps.relay,
   };
   friendRoutes(ctx);
   feedRoutes(ctx);
   searchRoutes(ctx);
+  statsRoutes(ctx);
   return app;
 }

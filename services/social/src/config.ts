@@ -27,5 +27,14 @@ export const SocialEnv = z.object({
     .int()
     .min(0)
     .default(16 * 1024 * 1024),
+  /**
+   * Bound of the in-memory cache of `GET /api/stats` answers (issue 22: each user's own and
+   * friends-visible figures), bytes; 0 turns it off. It hears the same notifications.
+   */
+  STATS_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16 * 1024 * 1024),
 });
 export type SocialEnv = z.infer<typeof SocialEnv>;

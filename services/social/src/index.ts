@@ -6,3 +6,6 @@ export { createService, type SocialService, type SocialServiceOptions } from './
 // the friends bench writes friends' trips as the trips consumer does
 export { friendTrip } from './domain/trips';
 export { SocialStore } from './store/social';
+// the stats bench writes each destination's country as the trips consumer does, and times
+// the figures' computation alone (issue 22)
+export { destinationCountries, statsOf } from './domain/stats';

@@ -1,3 +1,4 @@
+import { defaultAtlas } from '@wayfarer/atlas';
 import { cacheMetrics, composeService, groupIds } from '@wayfarer/service-kit';
 import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
@@ -9,13 +10,15 @@ import { FriendsCache } from './store/friends-cache';
 import { FRIENDS_CHANGED_CHANNEL, FriendsPages } from './store/friends-pages';
 import { migrations } from './store/migrations';
 import { SocialStore } from './store/social';
+import { backfillCountries, StatsPages } from './store/stats';
 
 /** What a caller may set besides the env (tests: consumers that skip earlier history). */
 export type SocialServiceOptions = Pick<ConsumersOptions, 'skipHistory' | 'maxRetryDelayMs'>;
 
 /**
  * social's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, the outbox relay, the friends cache with its LISTEN connection, the users
+ * migrations applied, the outbox relay, the friends, feed and stats caches with their LISTEN
+ * connection, the country atlas and the countries backfill (issue 22), the users
  * and trips consumers, the app). `main.ts` listens with it; the integration tests boot it with
  * a test env. `close()` closes the app, the consumers, the LISTEN connection, the relay, then
  * the pool.
@@ -36,7 +39,12 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     // GET /api/feed's pages (issue 21): the same rules, the same notifications
     const feedCache =
       env.FEED_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FEED_CACHE_MAX_BYTES) : null;
-    const caches = [friendsCache, feedCache].filter((c): c is FriendsCache => c !== null);
+    // GET /api/stats's answers (issue 22): the same rules, the same notifications
+    const statsCache =
+      env.STATS_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.STATS_CACHE_MAX_BYTES) : null;
+    const caches = [friendsCache, feedCache, statsCache].filter(
+      (c): c is FriendsCache => c !== null,
+    );
     const friendsListener =
       caches.length > 0
         ? listenPg({
@@ -53,6 +61,7 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     for (const [name, cache] of [
       ['friends', friendsCache],
       ['feed', feedCache],
+      ['stats', statsCache],
     ] as const) {
       if (!cache) continue;
       onClose(
@@ -68,6 +77,14 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     });
     const friendsPages = new FriendsPages(store, friendsCache);
     const feedPages = new FeedPages(pool, feedCache);
+    const statsPages = new StatsPages(pool, statsCache);
+
+    // issue 22: the country outlines' index (about 1.3 s), built before the service is ready
+    // and before the consumers, which find each new destination's country; then the countries
+    // of trips stored before migration 008
+    defaultAtlas();
+    const backfilled = await backfillCountries(pool);
+    if (backfilled > 0) logger.info({ trips: backfilled }, 'destination countries filled');
 
     const consumers = startConsumers({
       kafka,
@@ -85,10 +102,22 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
       store,
       friendsPages,
       feedPages,
+      statsPages,
       identityProofSecret,
       relay,
     });
-    return { app, logger, pool, store, friendsPages, feedPages, friendsListener, relay, consumers };
+    return {
+      app,
+      logger,
+      pool,
+      store,
+      friendsPages,
+      feedPages,
+      statsPages,
+      friendsListener,
+      relay,
+      consumers,
+    };
   });
 }
 

@@ -22,7 +22,8 @@ import {
   type Pool,
   type PoolClient,
 } from '@wayfarer/service-kit/pg';
-import { friendTrip } from '../domain/trips';
+import { destinationCountries } from '../domain/stats';
+import { friendTrip, type TripCreatedPayload } from '../domain/trips';
 import { enqueueFriendshipErased } from './outbox';
 import {
   addTrip,
@@ -31,7 +32,13 @@ import {
   updateTrip,
   updateUser,
   upsertUser,
+  type ProjectedTrip,
 } from '../store/projections';
+
+/** What social keeps of a trip's event: friends' view and each destination's country. */
+function projectTrip(payload: TripCreatedPayload): ProjectedTrip {
+  return { ...friendTrip(payload), countries: destinationCountries(payload.destinations) };
+}
 
 /**
  * social's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
@@ -61,7 +68,7 @@ export async function applyUserEvent(client: PoolClient, event: EventEnvelope): 
 }
 
 /**
- * `trip.created` adds the trip friends see; `trip.updated` replaces it with its newer version
+ * `trip.created` adds the trip friends see (and each destination's country, issue 22); `trip.updated` replaces it with its newer version
  * (name, dates, destinations, photos, visibility); `trip.deleted` takes it away for good. A
  * private trip (`visibility`, absent = friends) is kept but never in the feed.
  */
@@ -70,7 +77,7 @@ export async function applyTripEvent(client: PoolClient, event: EventEnvelope): 
   if (created) {
     const { ownerId } = created.payload;
     const at = new Date(created.occurredAt);
-    await addTrip(client, ownerId, friendTrip(created.payload), at, visibilityOf(created.payload));
+    await addTrip(client, ownerId, projectTrip(created.payload), at, visibilityOf(created.payload));
     return;
   }
   const updated = readEvent(TripUpdated, event);
@@ -78,7 +85,7 @@ export async function applyTripEvent(client: PoolClient, event: EventEnvelope): 
     const { ownerId, version } = updated.payload;
     const at = new Date(updated.occurredAt);
     const visibility = visibilityOf(updated.payload);
-    await updateTrip(client, ownerId, friendTrip(updated.payload), version, at, visibility);
+    await updateTrip(client, ownerId, projectTrip(updated.payload), version, at, visibility);
     return;
   }
   const deleted = readEvent(TripDeleted, event);

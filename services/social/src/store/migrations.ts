@@ -179,4 +179,19 @@ export const migrations: readonly Migration[] = [
          WHERE NOT deleted AND visibility = 'friends';
     `,
   },
+  {
+    id: '008_destination_countries',
+    sql: `
+      -- issue 22: each destination's country code (ISO 3166-1 alpha-2, or null at open sea), a
+      -- JSON array in the order of doc's destinations, found by the atlas when the trip's event
+      -- is applied (same statement as doc and summary), so GET /api/stats never looks a point up.
+      -- Rows older than this are filled at start (store/stats.ts backfillCountries: the lookup
+      -- is JavaScript). The view gains the column (a view may grow at its end).
+      ALTER TABLE trips ADD COLUMN countries json;
+      CREATE OR REPLACE VIEW trips_for_friends AS
+        SELECT id, owner_id, created_at, doc, summary, version, countries
+          FROM trips
+         WHERE NOT deleted AND visibility = 'friends';
+    `,
+  },
 ];

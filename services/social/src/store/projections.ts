@@ -1,7 +1,11 @@
 import { DEFAULT_AVATAR, type TripVisibility } from '@wayfarer/contracts';
 import type { PoolClient } from '@wayfarer/service-kit/pg';
 import { searchKey } from '../domain/search';
+import type { CountryCode } from '../domain/stats';
 import type { friendTrip } from '../domain/trips';
+
+/** A trip as social projects it: what friends see, and each destination's country (issue 22). */
+export type ProjectedTrip = ReturnType<typeof friendTrip> & { countries: readonly CountryCode[] };
 
 /**
  * social's read models of other services' events, written in the consumer's transaction (the
@@ -25,13 +29,13 @@ export async function upsertUser(
 export async function addTrip(
   client: PoolClient,
   ownerId: string,
-  trip: ReturnType<typeof friendTrip>,
+  trip: ProjectedTrip,
   createdAt: Date,
   visibility: TripVisibility = 'friends',
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc, summary, visibility)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary, visibility, countries)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (id) DO NOTHING`,
     [
       trip.doc._id,
@@ -40,6 +44,7 @@ export async function addTrip(
       JSON.stringify(trip.doc),
       JSON.stringify(trip.summary),
       visibility,
+      JSON.stringify(trip.countries),
     ],
   );
 }
@@ -60,16 +65,17 @@ export const TOMBSTONE_OWNER = '-';
 export async function updateTrip(
   client: PoolClient,
   ownerId: string,
-  trip: ReturnType<typeof friendTrip>,
+  trip: ProjectedTrip,
   version: number,
   at: Date,
   visibility: TripVisibility = 'friends',
 ): Promise<void> {
   await client.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc, summary, version, visibility)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO trips (id, owner_id, created_at, doc, summary, version, visibility, countries)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, summary = EXCLUDED.summary,
-                                    version = EXCLUDED.version, visibility = EXCLUDED.visibility
+                                    version = EXCLUDED.version, visibility = EXCLUDED.visibility,
+                                    countries = EXCLUDED.countries
        WHERE NOT trips.deleted AND trips.version < EXCLUDED.version`,
     [
       trip.doc._id,
@@ -79,6 +85,7 @@ export async function updateTrip(
       JSON.stringify(trip.summary),
       version,
       visibility,
+      JSON.stringify(trip.countries),
     ],
   );
 }
@@ -93,7 +100,8 @@ export async function removeTrip(
   await client.query(
     `INSERT INTO trips (id, owner_id, created_at, deleted) VALUES ($1, $2, $3, true)
      ON CONFLICT (id) DO UPDATE
-       SET deleted = true, doc = NULL, summary = NULL, owner_id = EXCLUDED.owner_id`,
+       SET deleted = true, doc = NULL, summary = NULL, countries = NULL,
+           owner_id = EXCLUDED.owner_id`,
     [tripId, TOMBSTONE_OWNER, deletedAt],
   );
 }

@@ -185,6 +185,15 @@ export class SocialStore {
   }
 
   /** One friend of `userId` with their trips; null when the two are not friends. */
+  /** Whether the two are friends now (one primary-key read). */
+  async areFriends(userId: string, friendId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM friendships WHERE user_id = $1 AND friend_id = $2',
+      [userId, friendId],
+    );
+    return rowCount === 1;
+  }
+
   async friend(userId: string, friendId: string): Promise<Friend | null> {
     const { rows } = await this.pool.query<{ friend: Friend }>(
       `SELECT ${FRIEND_JSON} AS friend
