@@ -1,0 +1,121 @@
+/**
+ * The trips service in a process of its own for the trips benches (`service.ts`: its
+ * composition root on a free port, a fresh database, bucket and consumer groups on the local
+ * infra), and a keep-alive HTTP client that signs each request as the gateway would (test-kit
+ * `gatewayHeaders`: a user, or nobody for the public routes).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  dropBucket,
+  dropConsumerGroups,
+  dropMongoDatabase,
+  gatewayHeaders,
+  uniqueSuffix,
+} from '@wayfarer/test-kit';
+import { ERASURE_CONSUMER, FRIENDSHIP_CONSUMER, JOURNAL_STORIES_CONSUMER } from '@wayfarer/trips';
+
+export interface Answer {
+  ms: number;
+  status: number;
+  etag: string;
+  text: string;
+}
+
+export interface TripsProcess {
+  port: number;
+  mongoDb: string;
+  /** One request as `userId` (null: anonymous); its latency, status, ETag and body; throws on >= 300. */
+  call(
+    method: string,
+    path: string,
+    userId: string | null,
+    headers?: Record<string, string>,
+    body?: string,
+  ): Promise<Answer>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts trips as `name` (names its database, bucket and consumer groups). */
+export async function startTripsProcess(name: string): Promise<TripsProcess> {
+  const suffix = uniqueSuffix();
+  const mongoDb = `bench_${name}_${suffix}`;
+  const bucket = `bench-${name}-${suffix}`;
+  const groupPrefix = `bench-${suffix}-`;
+  const port = await freePort();
+  const child: ChildProcess = fork(fileURLToPath(new URL('./service.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      MONGO_DB: mongoDb,
+      PHOTO_BUCKET: bucket,
+      PORT: String(port),
+      KAFKA_GROUP_PREFIX: groupPrefix,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`trips exited with ${code}`)));
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+  const call: TripsProcess['call'] = (method, path, userId, headers = {}, body) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const identity = userId === null ? {} : { userId };
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          agent,
+          headers: { ...gatewayHeaders(method, path, identity), ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const ms = performance.now() - started;
+            const text = Buffer.concat(chunks).toString();
+            const status = res.statusCode ?? 500;
+            if (status >= 300) {
+              reject(new Error(`${method} ${path}: ${status} ${text}`));
+              return;
+            }
+            resolve({ ms, status, etag: String(res.headers.etag), text });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  const stop = async () => {
+    agent.destroy();
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await dropMongoDatabase(mongoDb).catch(() => undefined);
+    await dropBucket(bucket).catch(() => undefined);
+    await dropConsumerGroups(
+      [FRIENDSHIP_CONSUMER, ERASURE_CONSUMER, JOURNAL_STORIES_CONSUMER].map(
+        (consumer) => `${groupPrefix}${consumer}`,
+      ),
+    ).catch(() => undefined);
+  };
+  return { port, mongoDb, call, stop };
+}
