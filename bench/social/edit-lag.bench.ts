@@ -86,19 +86,19 @@ async function postTrip(
   return { trip: (await res.json()) as Trip, etag: res.headers.get('etag')! };
 }
 
-/** Polls A's `/api/friends` from now until B's trip `tripId` is there and `holds`; the ms. */
+/** Polls A's `/api/friends` from now until `holds` of B's trip `tripId` (undefined: absent); the ms. */
 async function seenAfter(
   a: Account,
   b: Account,
   tripId: string,
-  holds: (trip: Friend['trips'][number]) => boolean,
+  holds: (trip: Friend['trips'][number] | undefined) => boolean,
 ): Promise<number> {
   const from = performance.now();
   let seenAt = 0;
   await poll(`trip ${tripId} in A's /api/friends`, async () => {
     const friends = await friendsOf(a);
     const trip = friends.find((f) => f.id === b.userId)?.trips.find((t) => t._id === tripId);
-    if (trip && holds(trip)) seenAt = performance.now();
+    if (holds(trip)) seenAt = performance.now();
     return seenAt > 0;
   });
   return seenAt - from;
@@ -148,23 +148,45 @@ try {
     });
     if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
     etag = res.headers.get('etag')!;
-    return seenAfter(a, b, trip._id, (shown) => shown.name === name);
+    return seenAfter(a, b, trip._id, (shown) => shown?.name === name);
+  };
+  /**
+   * Issue 20: B makes the trip private (`visibility` in a PATCH): ms from the answer until A's
+   * `/api/friends` no longer has it; then back to `friends` (until it is there again).
+   */
+  const setVisibility = async (visibility: 'private' | 'friends'): Promise<number> => {
+    const res = await call(`/api/trips/${trip._id}`, b, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ visibility }),
+    });
+    if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
+    etag = res.headers.get('etag')!;
+    return seenAfter(a, b, trip._id, (shown) =>
+      visibility === 'private' ? shown === undefined : shown !== undefined,
+    );
   };
   /** The baseline: the same for a new trip's POST. */
   const create = async (n: number): Promise<number> => {
     const { trip: created } = await postTrip(b, `New trip ${n}`, 1);
-    return seenAfter(a, b, created._id, () => true);
+    return seenAfter(a, b, created._id, (shown) => shown !== undefined);
   };
 
   for (let i = 0; i < WARMUP; i++) {
     await edit(i);
     await create(i);
+    await setVisibility('private');
+    await setVisibility('friends');
   }
   const edits: number[] = [];
   const creates: number[] = [];
+  const hides: number[] = [];
+  const shows: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     edits.push(await edit(WARMUP + i));
     creates.push(await create(WARMUP + i));
+    hides.push(await setVisibility('private'));
+    shows.push(await setVisibility('friends'));
   }
 
   const pct = (xs: number[], p: number) => {
@@ -176,6 +198,8 @@ try {
     `p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   console.log(`a friend's trip change in /api/friends after its PATCH is answered: ${line(edits)}`);
   console.log(`(baseline) a friend's new trip after its POST is answered: ${line(creates)}`);
+  console.log(`a trip made private gone from the friend's /api/friends: ${line(hides)}`);
+  console.log(`a trip made visible to friends again back in it: ${line(shows)}`);
   recordBudget({
     name: "a friend's trip change shows in GET /api/friends after its PATCH is answered, p99 / a new trip's after its POST, p99",
     figure: pct(edits, 99),
@@ -187,6 +211,17 @@ try {
       `gateway: trips' outbox -> Kafka -> social's consumer; A polls back to back; edit p50 ` +
       `${pct(edits, 50).toFixed(1)} ms, new trip p50 ${pct(creates, 50).toFixed(1)} ms; load ` +
       `average ${loadavg()[0]!.toFixed(1)} (the machine's, at the end)`,
+  });
+  recordBudget({
+    name: "a trip made private is gone from a friend's GET /api/friends after its PATCH is answered, p99 / a change's, p99",
+    figure: pct(hides, 99),
+    baseline: pct(edits, 99),
+    unit: 'ms',
+    budget: { figureBelow: BUDGET_MS },
+    note:
+      `${ROUNDS} rounds, interleaved with the rows above (issue 20): PATCH {visibility: ` +
+      `'private'} -> trip.updated -> social; private p50 ${pct(hides, 50).toFixed(1)} ms; back ` +
+      `to friends p50 ${pct(shows, 50).toFixed(1)} ms, p99 ${pct(shows, 99).toFixed(1)} ms`,
   });
 } finally {
   await stack.stop();
