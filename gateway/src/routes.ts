@@ -116,6 +116,9 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   // issue 21: the feed of friends' trips, the bell
   { prefix: '/api/feed', service: 'social', access: 'required' },
   { prefix: '/api/notifications', service: 'notifications', access: 'required' },
+
+  // issue 22: a traveller's statistics and a friend's (social holds every trip and friendship)
+  { prefix: '/api/stats', service: 'social', access: 'required' },
 ];
 
 export function maxBodyBytesFor(route: ProxyRoute): number {

@@ -35,6 +35,8 @@ describe('proxy table', () => {
       ['/api/places?query=par', 'places'],
       ['/api/shared/tok', 'trips'],
       ['/api/shared/tok/photos/p1', 'trips'],
+      ['/api/stats', 'social'],
+      ['/api/stats/friends/u1', 'social'],
     ];
     for (const [path, service] of cases) expect(routeFor(path)?.service, path).toBe(service);
   });

@@ -964,6 +964,21 @@ export function fuzzRoutes(): FuzzRoute[] {
     plain('GET /api/places', '/api/places', ['query', 'limit']),
     // ------------------------------------------------------------------ issue 21: feed, bell
     plain('GET /api/feed', '/api/feed', ['cursor', 'limit']),
+    // ------------------------------------------------------------------ issue 22: statistics
+    plain('GET /api/stats', '/api/stats'),
+    {
+      name: 'GET /api/stats/friends/:friendId',
+      prefix: '/api/stats',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: under(
+            '/api/stats/friends',
+            idSegment([w.friend.userId, w.stranger.userId, w.caller.userId]),
+          ),
+        }),
+    },
     plain('GET /api/notifications', '/api/notifications', ['cursor', 'limit']),
     {
       name: 'POST /api/notifications/read',
