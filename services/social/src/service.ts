@@ -32,16 +32,15 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
       topics: PUBLISHED_TOPICS,
       onClose,
     });
+    // a bound of 0 turns a cache off
+    const cacheOf = (maxBytes: number) => (maxBytes > 0 ? new FriendsCache(maxBytes) : null);
     // GET /api/friends's pages, kept exact by PostgreSQL's notifications of every change
     // (migration 004) heard on a connection of their own; while it is lost, no cache
-    const friendsCache =
-      env.FRIENDS_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FRIENDS_CACHE_MAX_BYTES) : null;
+    const friendsCache = cacheOf(env.FRIENDS_CACHE_MAX_BYTES);
     // GET /api/feed's pages (issue 21): the same rules, the same notifications
-    const feedCache =
-      env.FEED_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.FEED_CACHE_MAX_BYTES) : null;
+    const feedCache = cacheOf(env.FEED_CACHE_MAX_BYTES);
     // GET /api/stats's answers (issue 22): the same rules, the same notifications
-    const statsCache =
-      env.STATS_CACHE_MAX_BYTES > 0 ? new FriendsCache(env.STATS_CACHE_MAX_BYTES) : null;
+    const statsCache = cacheOf(env.STATS_CACHE_MAX_BYTES);
     const caches = [friendsCache, feedCache, statsCache].filter(
       (c): c is FriendsCache => c !== null,
     );

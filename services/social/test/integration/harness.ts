@@ -8,6 +8,7 @@ import {
   Topics,
   TripCreated,
   TripDeleted,
+  TripUpdated,
   UserRegistered,
   type EventEnvelope,
   type Friend,
@@ -68,6 +69,15 @@ export interface Harness extends SocialService {
     ownerId: string,
     destinations: TestDestination[],
     trip?: { tripId?: string; name?: string; visibility?: TripVisibility },
+  ): Promise<EventEnvelope>;
+  /**
+   * Publishes `trip.updated` as trips does (the whole trip after the change) for a trip
+   * `createTrip` made: its destinations unless others are given, and `visibility` if given.
+   */
+  updateTrip(
+    created: EventEnvelope,
+    version: number,
+    change?: { destinations?: ReadonlyArray<Record<string, unknown>>; visibility?: TripVisibility },
   ): Promise<EventEnvelope>;
   deleteTrip(ownerId: string, tripId: string): Promise<EventEnvelope>;
   /** Sends an envelope again (a redelivery) on `topic`, keyed by its aggregate id. */
@@ -193,6 +203,24 @@ export async function startSocial(): Promise<Harness> {
           storyPreview: d.storyPreview ?? '',
         })),
         ...(trip.visibility ? { visibility: trip.visibility } : {}),
+      }) as EventEnvelope;
+      await publishEnvelope(Topics.tripsTrip, event);
+      return event;
+    },
+    async updateTrip(created, version, change = {}) {
+      const p = created.payload as { tripId: string; ownerId: string; destinations: unknown };
+      const event = makeEvent(TripUpdated, p.tripId, {
+        tripId: p.tripId,
+        ownerId: p.ownerId,
+        version,
+        name: 'Spring trip',
+        startDate: '2026-05-01',
+        endDate: '2026-05-09',
+        destinations: (change.destinations ?? p.destinations) as never,
+        addedDestinationIds: [],
+        movedDestinationIds: [],
+        removedDestinationIds: [],
+        ...(change.visibility ? { visibility: change.visibility } : {}),
       }) as EventEnvelope;
       await publishEnvelope(Topics.tripsTrip, event);
       return event;

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   FriendStatsResponse,
-  makeEvent,
   StatsMessages,
   StatsResponse,
-  Topics,
-  TripUpdated,
   type EventEnvelope,
   type TripVisibility,
 } from '@wayfarer/contracts';
@@ -67,30 +64,12 @@ async function untilCountries(read: () => Promise<StatsResponse>, expected: stri
 }
 
 /** Publishes `trip.updated` as trips does: the whole trip after the change. */
-async function updateTrip(
+const updateTrip = (
   created: EventEnvelope,
   version: number,
   destinations: Array<Record<string, unknown>>,
   visibility?: TripVisibility,
-) {
-  const p = created.payload as { tripId: string; ownerId: string };
-  await h.publishEnvelope(
-    Topics.tripsTrip,
-    makeEvent(TripUpdated, p.tripId, {
-      tripId: p.tripId,
-      ownerId: p.ownerId,
-      version,
-      name: 'Spring trip',
-      startDate: '2026-05-01',
-      endDate: '2026-05-09',
-      destinations: destinations as never,
-      addedDestinationIds: [],
-      movedDestinationIds: [],
-      removedDestinationIds: [],
-      ...(visibility ? { visibility } : {}),
-    }) as EventEnvelope,
-  );
-}
+) => h.updateTrip(created, version, { destinations, ...(visibility ? { visibility } : {}) });
 
 const destinationsOf = (event: EventEnvelope) =>
   (event.payload as { destinations: Array<Record<string, unknown>> }).destinations;

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  makeEvent,
   SocialMessages,
-  Topics,
-  TripUpdated,
   type EventEnvelope,
   type Friend,
   type TripVisibility,
@@ -58,23 +55,7 @@ async function setVisibility(
   version: number,
   visibility: TripVisibility | undefined,
 ) {
-  const p = created.payload as { tripId: string; ownerId: string; destinations: never };
-  await h.publishEnvelope(
-    Topics.tripsTrip,
-    makeEvent(TripUpdated, p.tripId, {
-      tripId: p.tripId,
-      ownerId: p.ownerId,
-      version,
-      name: 'Spring trip',
-      startDate: '2026-05-01',
-      endDate: '2026-05-09',
-      destinations: p.destinations,
-      addedDestinationIds: [],
-      movedDestinationIds: [],
-      removedDestinationIds: [],
-      ...(visibility ? { visibility } : {}),
-    }) as EventEnvelope,
-  );
+  await h.updateTrip(created, version, visibility ? { visibility } : {});
 }
 
 /** `userId`'s first page of `/api/friends` read until the friends cache answers it. */
