@@ -175,8 +175,28 @@ describe('who sees a trip, and share links (issue 20)', () => {
     await mapReady(f.page);
     await eventually(() => markerCount(f.page), 30_000).toBe(2);
 
-    // the owner: Friends is the default; Only me, saved
+    // the owner: a trip added as Only me (the add form's multipart field) never reaches the friend
     const o = await openAs(browser, owner);
+    await o.page.goto('/addTrip');
+    const addGroup = o.page.getByRole('group', { name: 'Who can see this trip' });
+    expect(await addGroup.getByRole('radio', { name: 'Friends' }).isChecked()).toBe(true);
+    await o.page.getByLabel('Trip name').fill('Secret weekend');
+    await addGroup.getByRole('radio', { name: 'Only me' }).check();
+    const posted = o.page.waitForRequest(
+      (r) => r.url().endsWith('/api/trips') && r.method() === 'POST',
+    );
+    await o.page.getByRole('button', { name: 'Save trip' }).click();
+    expect((await posted).postData()).toMatch(/name="visibility"\r\n\r\nprivate\r\n/);
+    await o.page.waitForURL(/\/trip\/[^/]+$/, { timeout: 30_000 });
+    await o.page.getByRole('heading', { level: 1, name: 'Secret weekend' }).waitFor();
+    await o.page.getByRole('img', { name: 'Private trip' }).waitFor();
+    const secretId = o.page.url().split('/').pop()!;
+    const secret = (await (await api(`/api/trips/${secretId}`, owner)).json()) as {
+      visibility?: string;
+    };
+    expect(secret.visibility).toBe('private');
+
+    // Friends is the edit form's default too; Only me, saved
     await setVisibility(o.page, trip._id, 'Only me', 'sharing-visibility-1440');
     await o.page.getByRole('img', { name: 'Private trip' }).waitFor();
     const saved = (await (await api(`/api/trips/${trip._id}`, owner)).json()) as {
@@ -213,6 +233,8 @@ describe('who sees a trip, and share links (issue 20)', () => {
     await f.page.reload();
     await mapReady(f.page);
     await eventually(() => markerCount(f.page), 30_000).toBe(2);
+    // the trip added private never came
+    expect(await friendTrips(friend, owner)).not.toContain(secretId);
 
     await o.context.close();
     await f.context.close();
