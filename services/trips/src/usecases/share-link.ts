@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { SHARE_TOKEN_BYTES, type ShareLink, type ShareLinkInput } from '@wayfarer/contracts';
 import { NotFoundError } from '../domain/errors';
 import { isLinkLive, linkExpiry, newShareLink, shareToken, toApiShareLink } from '../domain/share';
-import type { TripsRepo } from '../store/trips';
 import { isTripId } from '../domain/trip';
+import type { TripsRepo } from '../store/trips';
 import { readOwned } from './change-trip';
 
 export interface ShareLinkDeps {
@@ -48,8 +48,8 @@ export async function readShareLink(
 
 /**
  * `DELETE /api/trips/{id}/share`: revokes the owner's trip's link (removed from the trip in one
- * write: its token and every photo URL under it stop working at once). NotFoundError when the trip had no live link (an
- * expired one is removed all the same).
+ * write: its token and every photo URL under it stop working at once). NotFoundError when the
+ * trip had no live link (an expired one is removed all the same).
  */
 export async function revokeShareLink(
   deps: ShareLinkDeps,
