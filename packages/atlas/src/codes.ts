@@ -88,3 +88,31 @@ export const PART_CODES: Readonly<
   ],
   RU: [['UA', 32, 44, 37, 46.3]],
 };
+
+/**
+ * The code of one feature's polygon: by ISO numeric id, else by its Natural Earth name, then by
+ * `PART_CODES` from the polygon's first point. Shared by the lookup and the browser's atlas map
+ * (`@wayfarer/atlas/codes`, free of the outlines).
+ */
+export function polygonCode(
+  id: string | number | undefined,
+  name: string,
+  [longitude = 0, latitude = 0]: readonly number[],
+): string | null {
+  let code: string | null | undefined;
+  if (id !== undefined) {
+    code = NUMERIC_TO_ALPHA2[String(id).padStart(3, '0')];
+    if (!code) throw new Error(`world-atlas id ${id} (${name}) has no alpha-2 code in codes.ts`);
+  } else {
+    if (!(name in UNCODED_FEATURES))
+      throw new Error(`world-atlas feature ${name} has no id and no rule in codes.ts`);
+    const rule = UNCODED_FEATURES[name];
+    code = typeof rule === 'function' ? rule(longitude) : (rule ?? null);
+  }
+  const part = code
+    ? PART_CODES[code]?.find(
+        ([, w, s, e, n]) => longitude >= w && longitude <= e && latitude >= s && latitude <= n,
+      )
+    : undefined;
+  return part ? part[0] : code;
+}

@@ -1,7 +1,7 @@
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Polygon as TopoPolygon, Topology } from 'topojson-specification';
-import { NUMERIC_TO_ALPHA2, PART_CODES, UNCODED_FEATURES } from './codes';
+import { polygonCode } from './codes';
 import { distanceToSegment, KM_PER_DEGREE, wrapLongitude } from './geo';
 
 /**
@@ -319,30 +319,6 @@ export interface AtlasData {
   readonly size: { polygons: number; edges: number };
 }
 
-/** The code of one feature's polygon: by ISO numeric id, else by its Natural Earth name. */
-function codeOf(
-  id: string | number | undefined,
-  name: string,
-  [longitude = 0, latitude = 0]: Position,
-): string | null {
-  let code: string | null | undefined;
-  if (id !== undefined) {
-    code = NUMERIC_TO_ALPHA2[String(id).padStart(3, '0')];
-    if (!code) throw new Error(`world-atlas id ${id} (${name}) has no alpha-2 code in codes.ts`);
-  } else {
-    if (!(name in UNCODED_FEATURES))
-      throw new Error(`world-atlas feature ${name} has no id and no rule in codes.ts`);
-    const rule = UNCODED_FEATURES[name];
-    code = typeof rule === 'function' ? rule(longitude) : (rule ?? null);
-  }
-  const part = code
-    ? PART_CODES[code]?.find(
-        ([, w, s, e, n]) => longitude >= w && longitude <= e && latitude >= s && latitude <= n,
-      )
-    : undefined;
-  return part ? part[0] : code;
-}
-
 /** Builds the lookup from a world-atlas countries topology. */
 export function buildAtlas(topology: Topology, coastKm = COAST_KM): AtlasData {
   const shapes: Shape[] = [];
@@ -354,7 +330,7 @@ export function buildAtlas(topology: Topology, coastKm = COAST_KM): AtlasData {
     if (!geometry) continue;
     const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
     for (const rings of polygons) {
-      const code = codeOf(
+      const code = polygonCode(
         f.id,
         (object.properties as { name: string }).name,
         rings[0]?.[0] ?? [0, 0],
