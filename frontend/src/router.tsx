@@ -29,6 +29,8 @@ export const routes: RouteObject[] = [
           { path: 'trip/:id', lazy: () => import('./routes/trip') },
           { path: 'trip/:id/edit', lazy: () => import('./routes/edit-trip') },
           { path: 'friends', lazy: () => import('./routes/friends') },
+          // issue 22: the visited-countries atlas and figures
+          { path: 'atlas', lazy: () => import('./routes/atlas') },
           { path: 'addFriends', lazy: () => import('./routes/add-friends') },
           { path: 'messages', lazy: () => import('./routes/inbox') },
           { path: 'messages/:id', lazy: () => import('./routes/messages') },

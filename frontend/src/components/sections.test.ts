@@ -20,6 +20,10 @@ describe('sectionFor', () => {
     expect(sectionFor('/feed')).toBe('feed');
   });
 
+  it('maps the atlas (issue 22)', () => {
+    expect(sectionFor('/atlas')).toBe('atlas');
+  });
+
   it('returns null for anything else', () => {
     expect(sectionFor('/home')).toBeNull();
   });

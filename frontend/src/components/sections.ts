@@ -1,5 +1,5 @@
 /** Which left-nav section a protected path belongs to, so sub-pages keep their section lit. */
-export type Section = 'trips' | 'feed' | 'bucketlist' | 'friends' | 'messages';
+export type Section = 'trips' | 'feed' | 'bucketlist' | 'friends' | 'messages' | 'atlas';
 
 export function sectionFor(pathname: string): Section | null {
   const first = pathname.split('/').filter(Boolean)[0] ?? '';
@@ -18,6 +18,8 @@ export function sectionFor(pathname: string): Section | null {
       return 'friends';
     case 'messages':
       return 'messages';
+    case 'atlas':
+      return 'atlas';
     default:
       return null;
   }

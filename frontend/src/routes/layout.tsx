@@ -14,7 +14,14 @@ import { clearUserId } from '../auth/session';
 import { Brand } from '../components/Logo';
 import { ProfileMenu } from '../components/ProfileMenu';
 import { Toast } from '../components/Toast';
-import { BucketIcon, ChatIcon, FeedIcon, FriendsIcon, TripsIcon } from '../components/icons';
+import {
+  AtlasIcon,
+  BucketIcon,
+  ChatIcon,
+  FeedIcon,
+  FriendsIcon,
+  TripsIcon,
+} from '../components/icons';
 import { sectionFor, type Section } from '../components/sections';
 import { MapMarkersProvider } from '../map/MapContext';
 import { MapPanel } from '../map/MapPanel';
@@ -56,6 +63,7 @@ const NAV: {
   { to: '/trips', label: 'Trips', section: 'trips', icon: <TripsIcon /> },
   { to: '/feed', label: 'Feed', section: 'feed', icon: <FeedIcon /> },
   { to: '/bucketlist', label: 'Bucket List', section: 'bucketlist', icon: <BucketIcon /> },
+  { to: '/atlas', label: 'Atlas', section: 'atlas', icon: <AtlasIcon /> },
   {
     to: '/friends',
     label: 'Friends',
