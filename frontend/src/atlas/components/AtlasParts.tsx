@@ -1,6 +1,8 @@
 import type { StatsContinentCount, StatsVisitedCountry } from '@wayfarer/contracts';
+import { useMemo } from 'react';
 import { formatShortDate } from '../../map/format';
 import { flagEmoji, plural, type Tile, type Visit } from '../atlasState';
+import { drawsFlags } from '../flags';
 
 /** The figures, one tile each (`data-tile` names it for tests). */
 export function StatTiles({ tiles, label }: { tiles: readonly Tile[]; label: string }) {
@@ -51,13 +53,20 @@ export function CountryList({
   visits: ReadonlyMap<string, Visit>;
   friend: string;
 }) {
+  const flags = useMemo(drawsFlags, []);
   return (
     <ul className="atlas-countries" aria-label="Countries visited">
       {countries.map((country) => (
         <li key={country.code} className="atlas-country-row" data-code={country.code}>
-          <span className="atlas-flag" aria-hidden="true">
-            {flagEmoji(country.code)}
-          </span>
+          {flags ? (
+            <span className="atlas-flag" aria-hidden="true">
+              {flagEmoji(country.code)}
+            </span>
+          ) : (
+            <span className="atlas-flag atlas-flag--code" aria-hidden="true">
+              {country.code}
+            </span>
+          )}
           <span className="atlas-country-name">
             {country.name}
             {friend && visits.get(country.code) === 'both' ? (
