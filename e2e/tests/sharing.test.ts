@@ -132,7 +132,9 @@ async function visit(browser: Browser, url: string, width: number): Promise<Visi
         img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0),
       ).toBe(true);
       photos.add(await img.evaluate((el: HTMLImageElement) => el.src));
-      await article.getByRole('button', { name: /Next( photo)?$/ }).click();
+      // by keyboard: a click could land on the fixed top bar over a scrolled-to button
+      await article.getByRole('button', { name: /Next( photo)?$/ }).focus();
+      await page.keyboard.press('Enter');
     }
   }
   for (const photo of photos) {
@@ -294,6 +296,22 @@ describe('who sees a trip, and share links (issue 20)', () => {
     expect(await dialog.textContent()).toContain('Shows the stories and journals.');
     await animationsDone(o.page);
     await screenshot(o.page, 'sharing-dialog-link-1440');
+    // at 375 px: the trip's actions and the dialog with the live link fit
+    const small = await openAs(browser, owner, { width: 375, height: 812 });
+    await small.page.goto(`/trip/${trip._id}`);
+    await small.page.getByRole('button', { name: 'Share', exact: true }).click();
+    const smallDialog = small.page.getByRole('dialog', { name: 'Share this trip' });
+    expect(await smallDialog.getByRole('textbox', { name: 'Share link' }).inputValue()).toBe(url);
+    const box = (await smallDialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    // the link's input stacked above Copy keeps its height (it had 18 px once)
+    const field = (await smallDialog.getByRole('textbox', { name: 'Share link' }).boundingBox())!;
+    expect(field.height).toBeGreaterThan(30);
+    await animationsDone(small.page);
+    await screenshot(small.page, 'sharing-dialog-link-375');
+    await small.context.close();
+
     // Escape closes it, the focus back on Share; opened again it shows the live link
     await o.page.keyboard.press('Escape');
     await eventually(() => dialog.isVisible()).toBe(false);
