@@ -70,12 +70,13 @@ describe('notifications, inbox and feed: two users in two browsers', () => {
     await live(b.page);
     expect(await bellCount(a.page).count()).toBe(0);
 
-    // the left navigation: the spec's entries with Feed and Messages
+    // the left navigation: the spec's entries with Feed, Atlas (issue 22) and Messages
     const nav = a.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     expect((await nav.allTextContents()).map((t) => t.trim())).toEqual([
       'Trips',
       'Feed',
       'Bucket List',
+      'Atlas',
       'Friends',
       'Messages',
     ]);
