@@ -2,7 +2,9 @@ import type { FriendStatsResponse, StatsResponse } from '@wayfarer/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createTrip, signUp, type Account } from '../support/api';
-import { animationsDone, launchBrowser, screenshot } from '../support/browser';
+import { DEMO_PASSWORD, TRIPS, USERS } from '../../scripts/demo/data';
+import { seedDemo } from '../../scripts/demo/seed';
+import { animationsDone, baseUrl, launchBrowser, screenshot } from '../support/browser';
 import { eventually, openAs } from '../support/pages';
 
 /**
@@ -177,6 +179,52 @@ describe('atlas', () => {
     await screenshot(page, 'atlas-375');
     await context.close();
   });
+
+  it(
+    "shows the demo traveller's countries filled and the figures",
+    { timeout: 240_000 },
+    async () => {
+      await seedDemo(baseUrl()); // a second run (after demo-seed's) makes nothing twice
+      const maya = USERS.find((u) => u.key === 'maya')!;
+      const res = await api('/api/login', undefined, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: maya.email, password: DEMO_PASSWORD }),
+      });
+      expect(res.status).toBe(200);
+      const pair = res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('wayfarer_session='))!
+        .split(';', 1)[0]!;
+      const eq = pair.indexOf('=');
+      const demo: Account = {
+        userId: '',
+        cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) },
+        header: pair,
+      };
+      const trips = TRIPS.filter((t) => t.owner === 'maya').length;
+      await eventually(async () => (await stats(demo)).tripCount, 30_000).toBe(trips);
+      const expected = await stats(demo);
+      expect(expected.countries.map((c) => c.code)).toEqual(expect.arrayContaining(['NO', 'JP']));
+
+      const { context, page } = await openAs(browser, demo);
+      await page.goto('/atlas');
+      await mapDrawn(page);
+      await eventually(() => fills(page)).toEqual(
+        Object.fromEntries(expected.countries.map((c) => [c.code, 'mine'])),
+      );
+      expect(await tile(page, 'Countries')).toBe(String(expected.countryCount));
+      expect(await tile(page, 'Trips')).toBe(String(expected.tripCount));
+      expect(await tile(page, 'Destinations')).toBe(String(expected.destinationCount));
+      expect(await tile(page, 'Days travelled')).toBe(String(expected.daysTravelled));
+      expect(await tile(page, 'Distance')).toBe(
+        `${Math.round(expected.distanceKm).toLocaleString('en')} km`,
+      );
+      await animationsDone(page);
+      await screenshot(page, 'atlas-demo-1440');
+      await context.close();
+    },
+  );
 
   it('says when there are no trips yet, with a link to add one', async () => {
     const newcomer = await signUp('Atlas Newcomer');
