@@ -18,24 +18,11 @@
  * update, bump the owner's list version, answer the trip (the relay sends the event meanwhile).
  * Rounds alternate PATCH and GET of the same trips.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import type { TripInput } from '@wayfarer/contracts';
+import { testInfra } from '@wayfarer/test-kit';
 import {
-  dropBucket,
-  dropConsumerGroups,
-  dropMongoDatabase,
-  gatewayHeaders,
-  testInfra,
-  uniqueSuffix,
-} from '@wayfarer/test-kit';
-import {
-  ERASURE_CONSUMER,
-  FRIENDSHIP_CONSUMER,
   newId,
   newPhotoId,
   newTripDoc,
@@ -43,7 +30,9 @@ import {
   SUMMARY_VERSION,
   tripSummaryJson,
 } from '@wayfarer/trips';
+import { percentile } from '../lib/stats';
 import { recordBudget } from '../lib/results';
+import { startTripsProcess } from './process';
 
 const DESTINATIONS = 20;
 const CONNECTIONS = 4;
@@ -51,78 +40,14 @@ const ROUNDS = 6;
 const REQUESTS_PER_ROUND = 100;
 const BUDGET = 3;
 
-const suffix = uniqueSuffix();
-const MONGO_DB = `bench_edit_${suffix}`;
-const PHOTO_BUCKET = `bench-edit-${suffix}`;
-const KAFKA_GROUP_PREFIX = `bench-${suffix}-`;
-const owner = `bench-editor-${suffix}`;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
+const owner = `bench-editor-${Date.now()}`;
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-const port = await freePort();
-const child: ChildProcess = fork(fileURLToPath(new URL('./service.ts', import.meta.url)), {
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, MONGO_DB, PHOTO_BUCKET, PORT: String(port), KAFKA_GROUP_PREFIX },
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-await new Promise<void>((resolve, reject) => {
-  child.once('message', () => resolve());
-  child.once('exit', (code) => reject(new Error(`trips exited with ${code}`)));
-});
-
-const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-
-/** One request; its latency, ETag and body (throws on a non-2xx). */
-function call(
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<{ ms: number; etag: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: { ...gatewayHeaders(method, path, { userId: owner }), ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const ms = performance.now() - started;
-          const text = Buffer.concat(chunks).toString();
-          if ((res.statusCode ?? 500) >= 300) {
-            reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-            return;
-          }
-          resolve({ ms, etag: String(res.headers.etag), text });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const tripsProcess = await startTripsProcess('edit');
+const { port } = tripsProcess;
+/** One request as the owner; its latency, ETag and body (throws on a non-2xx). */
+const call = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+  tripsProcess.call(method, path, owner, headers, body);
 
 const client = await MongoClient.connect(testInfra().mongoUrl);
 try {
@@ -170,7 +95,7 @@ try {
     });
   });
   await client
-    .db(MONGO_DB)
+    .db(tripsProcess.mongoDb)
     .collection('trips')
     .insertMany(
       trips.map((trip) => ({
@@ -252,13 +177,6 @@ try {
       `GET p50 ${ms(percentile(getMs, 50))}; load average ${loadavg()[0]!.toFixed(1)}`,
   });
 } finally {
-  agent.destroy();
   await client.close();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  await dropMongoDatabase(MONGO_DB).catch(() => undefined);
-  await dropBucket(PHOTO_BUCKET).catch(() => undefined);
-  await dropConsumerGroups(
-    [FRIENDSHIP_CONSUMER, ERASURE_CONSUMER].map((name) => `${KAFKA_GROUP_PREFIX}${name}`),
-  ).catch(() => undefined);
+  await tripsProcess.stop();
 }
