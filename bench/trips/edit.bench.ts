@@ -20,19 +20,10 @@
  */
 import { loadavg } from 'node:os';
 import { MongoClient } from 'mongodb';
-import type { TripInput } from '@wayfarer/contracts';
 import { testInfra } from '@wayfarer/test-kit';
-import {
-  newId,
-  newPhotoId,
-  newTripDoc,
-  type PhotoDoc,
-  SUMMARY_VERSION,
-  tripSummaryJson,
-} from '@wayfarer/trips';
 import { percentile } from '../lib/stats';
 import { recordBudget } from '../lib/results';
-import { startTripsProcess } from './process';
+import { benchTrips, insertTrips, startTripsProcess } from './process';
 
 const DESTINATIONS = 20;
 const CONNECTIONS = 4;
@@ -61,50 +52,14 @@ try {
   );
   const story = (n: number) =>
     Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
-  const photo = (tripId: string): PhotoDoc => {
-    const id = newPhotoId();
-    return {
-      id,
-      original: { key: `${tripId}/${id}/original.jpg`, contentType: 'image/jpeg', bytes: 2e6 },
-      display: { key: `${tripId}/${id}/display.webp`, contentType: 'image/webp', bytes: 3e5 },
-    };
-  };
-  const trips = Array.from({ length: CONNECTIONS }, (_, t) => {
-    const id = newId();
-    const input: TripInput = {
-      visibility: 'friends',
-      name: `Edited trip ${t}`,
-      startDate: '2025-08-01',
-      endDate: '2025-08-30',
-      destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
-        name: `Destination ${d} of trip ${t}, Norway`,
-        latitude: 59 + d / 10,
-        longitude: 10 + t / 100,
-        startDate: '2025-08-01',
-        endDate: '2025-08-04',
-        story: story(50 + ((t * 5 + d) % 5) * 50),
-      })),
-    };
-    return newTripDoc({
-      id,
-      ownerId: owner,
-      input,
-      destinationIds: input.destinations.map(() => newId()),
-      photos: input.destinations.map(() => [photo(id), photo(id)]),
-      now: new Date(),
-    });
+  const trips = benchTrips({
+    count: CONNECTIONS,
+    owner,
+    destinations: DESTINATIONS,
+    name: (t) => `Edited trip ${t}`,
+    story,
   });
-  await client
-    .db(tripsProcess.mongoDb)
-    .collection('trips')
-    .insertMany(
-      trips.map((trip) => ({
-        ...trip,
-        summaryJson: tripSummaryJson(trip),
-        summaryVersion: SUMMARY_VERSION,
-        rev: 0,
-      })) as never[],
-    );
+  await insertTrips(client, tripsProcess.mongoDb, trips);
 
   // --- the loops: one per trip, PATCH with the last ETag, or GET -----------------------------
   const etags = new Map(trips.map((t) => [t._id, '"1"']));

@@ -15,7 +15,21 @@ import {
   gatewayHeaders,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { ERASURE_CONSUMER, FRIENDSHIP_CONSUMER, JOURNAL_STORIES_CONSUMER } from '@wayfarer/trips';
+import type { MongoClient } from 'mongodb';
+import type { TripInput } from '@wayfarer/contracts';
+import {
+  ERASURE_CONSUMER,
+  FRIENDSHIP_CONSUMER,
+  JOURNAL_STORIES_CONSUMER,
+  newId,
+  newPhotoId,
+  newTripDoc,
+  type PhotoDoc,
+  SUMMARY_VERSION,
+  tripSummaryJson,
+} from '@wayfarer/trips';
+
+type TripDoc = ReturnType<typeof newTripDoc>;
 
 export interface Answer {
   ms: number;
@@ -118,4 +132,74 @@ export async function startTripsProcess(name: string): Promise<TripsProcess> {
     ).catch(() => undefined);
   };
   return { port, mongoDb, call, stop };
+}
+
+/** A stored photo of a trip as the pipeline leaves it (original and display variant). */
+function benchPhoto(tripId: string): PhotoDoc {
+  const id = newPhotoId();
+  return {
+    id,
+    original: { key: `${tripId}/${id}/original.jpg`, contentType: 'image/jpeg', bytes: 2e6 },
+    display: { key: `${tripId}/${id}/display.webp`, contentType: 'image/webp', bytes: 3e5 },
+  };
+}
+
+/**
+ * `count` trips of `owner` with `destinations` Norwegian destinations of 2 photos each, trip t
+ * named `name(t)`, each destination's story `story(n)` of n words, as the service's insert
+ * makes them.
+ */
+export function benchTrips(options: {
+  count: number;
+  owner: string;
+  destinations: number;
+  name: (t: number) => string;
+  story: (words: number) => string;
+}): TripDoc[] {
+  return Array.from({ length: options.count }, (_, t) => {
+    const id = newId();
+    const input: TripInput = {
+      visibility: 'friends',
+      name: options.name(t),
+      startDate: '2025-08-01',
+      endDate: '2025-08-30',
+      destinations: Array.from({ length: options.destinations }, (_, d) => ({
+        name: `Destination ${d} of trip ${t}, Norway`,
+        latitude: 59 + d / 10,
+        longitude: 10 + t / 100,
+        startDate: '2025-08-01',
+        endDate: '2025-08-04',
+        story: options.story(50 + ((t * 5 + d) % 5) * 50),
+      })),
+    };
+    return newTripDoc({
+      id,
+      ownerId: options.owner,
+      input,
+      destinationIds: input.destinations.map(() => newId()),
+      photos: input.destinations.map(() => [benchPhoto(id), benchPhoto(id)]),
+      now: new Date(),
+    });
+  });
+}
+
+/** Stores `docs` as the service stores them (with their list summary), plus `extra(doc)`'s fields. */
+export async function insertTrips(
+  client: MongoClient,
+  mongoDb: string,
+  docs: TripDoc[],
+  extra: (doc: TripDoc) => Record<string, unknown> = () => ({}),
+): Promise<void> {
+  await client
+    .db(mongoDb)
+    .collection('trips')
+    .insertMany(
+      docs.map((trip) => ({
+        ...trip,
+        summaryJson: tripSummaryJson(trip),
+        summaryVersion: SUMMARY_VERSION,
+        rev: 0,
+        ...extra(trip),
+      })) as never[],
+    );
 }

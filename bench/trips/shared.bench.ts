@@ -19,19 +19,11 @@
  */
 import { loadavg } from 'node:os';
 import { MongoClient } from 'mongodb';
-import { type ShareLink, SharePaths, type TripInput } from '@wayfarer/contracts';
+import { type ShareLink, SharePaths } from '@wayfarer/contracts';
 import { testInfra } from '@wayfarer/test-kit';
-import {
-  newId,
-  newPhotoId,
-  newTripDoc,
-  type PhotoDoc,
-  SUMMARY_VERSION,
-  tripSummaryJson,
-} from '@wayfarer/trips';
 import { percentile } from '../lib/stats';
 import { recordBudget } from '../lib/results';
-import { startTripsProcess } from './process';
+import { benchTrips, insertTrips, startTripsProcess } from './process';
 
 const DESTINATIONS = 10;
 const CONNECTIONS = Number(process.env.BENCH_SHARED_CONNECTIONS ?? 4);
@@ -48,56 +40,21 @@ try {
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const story = (n: number) =>
     Array.from({ length: n }, () => (random() * 1e6).toString(36).slice(0, 6)).join(' ');
-  const photo = (tripId: string): PhotoDoc => {
-    const id = newPhotoId();
-    return {
-      id,
-      original: { key: `${tripId}/${id}/original.jpg`, contentType: 'image/jpeg', bytes: 2e6 },
-      display: { key: `${tripId}/${id}/display.webp`, contentType: 'image/webp', bytes: 3e5 },
-    };
-  };
-  const docs = Array.from({ length: 2 * CONNECTIONS }, (_, t) => {
-    const id = newId();
-    const input: TripInput = {
-      visibility: 'friends',
-      name: `Shared trip ${t}`,
-      startDate: '2025-08-01',
-      endDate: '2025-08-30',
-      destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
-        name: `Destination ${d} of trip ${t}, Norway`,
-        latitude: 59 + d / 10,
-        longitude: 10 + t / 100,
-        startDate: '2025-08-01',
-        endDate: '2025-08-04',
-        story: story(50 + ((t * 5 + d) % 5) * 50),
-      })),
-    };
-    return newTripDoc({
-      id,
-      ownerId: owner,
-      input,
-      destinationIds: input.destinations.map(() => newId()),
-      photos: input.destinations.map(() => [photo(id), photo(id)]),
-      now: new Date(),
-    });
+  const docs = benchTrips({
+    count: 2 * CONNECTIONS,
+    owner,
+    destinations: DESTINATIONS,
+    name: (t) => `Shared trip ${t}`,
+    story,
   });
-  await client
-    .db(trips.mongoDb)
-    .collection('trips')
-    .insertMany(
-      docs.map((trip) => ({
-        ...trip,
-        summaryJson: tripSummaryJson(trip),
-        summaryVersion: SUMMARY_VERSION,
-        rev: 0,
-        stories: Object.fromEntries(
-          trip.destinations.map((d) => [
-            d._id,
-            { content: story(50 + (d.story.length % 5) * 50), savedAt: new Date() },
-          ]),
-        ),
-      })) as never[],
-    );
+  await insertTrips(client, trips.mongoDb, docs, (trip) => ({
+    stories: Object.fromEntries(
+      trip.destinations.map((d) => [
+        d._id,
+        { content: story(50 + (d.story.length % 5) * 50), savedAt: new Date() },
+      ]),
+    ),
+  }));
   // the first CONNECTIONS trips shared with their stories (the budget's), the others without
   const links = new Map<string, string>();
   for (const [t, trip] of docs.entries()) {
