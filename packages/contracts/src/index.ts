@@ -14,3 +14,4 @@ export * from './trip-edits';
 export * from './notifications';
 export * from './sharing';
 export * from './stats';
+export * from './portability';
