@@ -1,0 +1,77 @@
+import {
+  TripExportFormats,
+  TripExportMediaTypes,
+  type TripExportFormat,
+} from '@wayfarer/contracts';
+import { tripGeoJson } from './geojson';
+import { tripGpx } from './gpx';
+import { tripIcs } from './ics';
+import { tripKml } from './kml';
+import type { ExportableTrip } from './text';
+
+export type { ExportableTrip } from './text';
+export { UNTITLED_TRIP } from './text';
+
+/*
+ * The per-trip files of issue 22 (`GET /api/trips/{id}/export.<format>`, and each trip's files
+ * in the whole-account ZIP): pure writers, one per format, from the trip document.
+ */
+
+export interface TripFile {
+  /** The file's text (UTF-8 when sent or stored). */
+  body: string;
+  /** contracts' `TripExportMediaTypes` of the format. */
+  contentType: string;
+  /** `<slug>.<format>`: `tripFileSlug` of the trip's name. */
+  fileName: string;
+}
+
+export interface ExportOptions {
+  /** The export's time (the ICS `DTSTAMP`); default: the trip's creation. */
+  now?: Date;
+}
+
+const WRITERS: Record<TripExportFormat, (trip: ExportableTrip, options: ExportOptions) => string> =
+  {
+    gpx: (trip) => tripGpx(trip),
+    kml: (trip) => tripKml(trip),
+    geojson: (trip) => tripGeoJson(trip),
+    ics: (trip, options) => tripIcs(trip, options.now),
+  };
+
+/** Whether `value` names one of the per-trip formats (`TripExportFormats`). */
+export const isTripExportFormat = (value: string): value is TripExportFormat =>
+  (TripExportFormats as readonly string[]).includes(value);
+
+/** The most characters of a file name's slug (the extension not counted). */
+const SLUG_MAX = 60;
+const SLUG_FALLBACK = 'trip';
+
+/**
+ * A safe ASCII file name stem for a trip's name: accents dropped (`Café` is `cafe`), lower
+ * case, every run of other characters a single `-`, at most 60 characters, no `-` at either
+ * end; `trip` when nothing is left (no name, or a name in another script).
+ */
+export function tripFileSlug(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, SLUG_MAX)
+    .replace(/^-+|-+$/g, '');
+  return slug || SLUG_FALLBACK;
+}
+
+/** The trip as a file of `format`: its text, media type and file name. */
+export function exportTripFile(
+  trip: ExportableTrip,
+  format: TripExportFormat,
+  options: ExportOptions = {},
+): TripFile {
+  return {
+    body: WRITERS[format](trip, options),
+    contentType: TripExportMediaTypes[format],
+    fileName: `${tripFileSlug(trip.name)}.${format}`,
+  };
+}
