@@ -89,6 +89,8 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
 
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
   { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.trip },
+  // issue 22: one file of a GPX, KML, GeoJSON or ZIP to import trips from
+  { prefix: '/api/import', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.import },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
   // issue 20: a share link's trip and photos, for anyone holding the link (no session; a
   // signed-in visitor is forwarded as anonymous too: the route is public)

@@ -21,6 +21,7 @@ describe('proxy table', () => {
       ['/api/mytrips', 'trips'],
       ['/api/trips', 'trips'],
       ['/api/trips/abc', 'trips'],
+      ['/api/import', 'trips'],
       ['/api/bucketlist/42', 'bucketlist'],
       ['/api/itinerary/42', 'bucketlist'],
       ['/api/friends', 'social'],
@@ -67,6 +68,7 @@ describe('body caps', () => {
     expect(capOf('/api/trips')).toBe(tripBodyMaxBytes);
     expect(capOf('/api/register')).toBe(registerBodyMaxBytes);
     expect(capOf('/api/login')).toBe(BodyLimits.login);
+    expect(capOf('/api/import')).toBe(BodyLimits.import);
     for (const path of ['/api/journal', '/api/trips/abc/x', '/api/places', '/api/logout']) {
       const route = routeFor(path)!;
       if (route.prefix === '/api/trips') continue;

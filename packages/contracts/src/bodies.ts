@@ -1,4 +1,5 @@
 import { AuthLimits } from './auth';
+import { IMPORT_FIELD, ImportLimits } from './portability';
 import { TripLimits } from './trips';
 
 /**
@@ -206,6 +207,23 @@ export const tripBodyMaxBytes =
   tripPhotosMaxBytes +
   multipartCloseBytes;
 
+// ------------------------------------------------------------------------- POST /api/import
+
+/** The import form's multipart limits (issue 22): one file part, `ImportLimits.fileMaxBytes`. */
+export const IMPORT_MULTIPART_LIMITS: MultipartParserLimits = {
+  fieldNameSize: MultipartFraming.fieldNameMax,
+  fieldSize: 1024,
+  fields: 4,
+  files: 1,
+  fileSize: ImportLimits.fileMaxBytes,
+  parts: 6,
+  headerPairs: 20,
+};
+
+/** The largest legal `POST /api/import` body: one file part at `ImportLimits.fileMaxBytes`. */
+export const importBodyMaxBytes =
+  filePartOverheadBytes(IMPORT_FIELD) + ImportLimits.fileMaxBytes + multipartCloseBytes;
+
 // ------------------------------------------------------------------------------ JSON bodies
 
 /**
@@ -250,6 +268,7 @@ export const BodyLimits = {
   account: accountBodyMaxBytes,
   register: registerBodyMaxBytes,
   trip: tripBodyMaxBytes,
+  import: importBodyMaxBytes,
 } as const;
 
 /** The largest body any route accepts: what a proxy in front of the gateway must let through. */

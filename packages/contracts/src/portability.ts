@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TripVisibility } from './trips';
+import { Trip, TripVisibility } from './trips';
 
 /**
  * Issue 22: data out (per-trip files, the whole-account ZIP) and in (`POST /api/import`).
@@ -85,3 +85,75 @@ export const ExportedTrip = z.object({
   destinations: z.array(ExportedDestination),
 });
 export type ExportedTrip = z.infer<typeof ExportedTrip>;
+
+// ---------------------------------------------------------------------- POST /api/import
+
+const MiB = 1024 * 1024;
+
+/** `POST /api/import`: a multipart form with one file part of this name. */
+export const IMPORT_FIELD = 'file';
+
+/** What `POST /api/import` reads (by the file's bytes, never by its name or declared type). */
+export const ImportFormats = ['gpx', 'kml', 'geojson', 'polarsteps', 'wayfarer'] as const;
+export type ImportFormat = (typeof ImportFormats)[number];
+
+/** The `accept` attribute of the import's file input (a hint; the service decides by bytes). */
+export const IMPORT_ACCEPT = '.gpx,.kml,.geojson,.json,.zip';
+
+/**
+ * The import's bounds. The upload is spooled to a file, never held in memory; a ZIP is read
+ * from that file entry by entry, with every inflated byte counted.
+ */
+export const ImportLimits = {
+  /** The uploaded file (the route's multipart file limit; the gateway's cap is derived). */
+  fileMaxBytes: 256 * MiB,
+  /** A GPX, KML or GeoJSON file, or a JSON document inside a ZIP (read whole to parse it). */
+  textMaxBytes: 32 * MiB,
+  /** Entries a ZIP may list. */
+  zipEntriesMax: 20_000,
+  /** Inflated bytes read from one ZIP, all entries together. */
+  zipTotalMaxBytes: 1024 * MiB,
+  /** Inflated over compressed size of one entry past `zipRatioFromBytes` (a ZIP bomb's mark). */
+  zipRatioMax: 200,
+  zipRatioFromBytes: 1 * MiB,
+  /** Trips one import creates at most (past it, the rest are counted as skipped). */
+  tripsMax: 200,
+} as const;
+
+export const ImportMessages = {
+  unsupported:
+    'This file cannot be imported: send a GPX, KML or GeoJSON (FeatureCollection of points) file, a Polarsteps data export (ZIP) or a Wayfarer export (ZIP).',
+  empty: 'The file is empty.',
+  notMultipart: `An import must be sent as multipart/form-data with the file in the "${IMPORT_FIELD}" field.`,
+  noFile: `No file: send it in the "${IMPORT_FIELD}" field.`,
+  tooManyFiles: 'Send one file at a time.',
+  fileTooLarge: `The file is too large: an import may be at most ${ImportLimits.fileMaxBytes / MiB} MB.`,
+  textTooLarge: `The file is too large: a GPX, KML or GeoJSON document may be at most ${ImportLimits.textMaxBytes / MiB} MB.`,
+  xmlDeclarations:
+    'The XML file declares a DOCTYPE or entities, which are not accepted (GPX and KML need none).',
+  badXml: 'The XML file could not be read (it is not well-formed).',
+  badJson: 'The JSON file could not be read.',
+  badZip: 'The ZIP archive could not be read.',
+  unsafeZip: (reason: string) => `The ZIP archive was refused: ${reason}.`,
+  nothingToImport: 'The file has no places with coordinates to import.',
+  imported: (trips: number) => `Imported ${trips} trip${trips === 1 ? '' : 's'}.`,
+} as const;
+
+/**
+ * The answer of `POST /api/import` (201): the trips created, each as `GET /api/trips/{id}`
+ * answers it, and what was left out to keep within `TripLimits` and `ImportLimits`.
+ */
+export const ImportResult = z.object({
+  format: z.enum(ImportFormats),
+  trips: z.array(Trip),
+  skipped: z.object({
+    /** Photos over a destination's count or the per-photo size, or not an image. */
+    photos: z.number().int().nonnegative(),
+    /** Places without usable coordinates. */
+    destinations: z.number().int().nonnegative(),
+    /** Trips past `ImportLimits.tripsMax`, or with nothing to import. */
+    trips: z.number().int().nonnegative(),
+  }),
+  message: z.string(),
+});
+export type ImportResult = z.infer<typeof ImportResult>;

@@ -156,8 +156,9 @@ describe('body caps derived from the forms', () => {
   });
 
   it('names the largest cap and its MiB for proxies in front of the gateway', () => {
-    expect(largestBodyMaxBytes).toBe(BodyLimits.trip);
-    expect(largestBodyMaxMiB).toBe(Math.ceil(tripBodyMaxBytes / MiB));
+    // issue 22: the import's one file (ImportLimits.fileMaxBytes) is the largest body now
+    expect(largestBodyMaxBytes).toBe(BodyLimits.import);
+    expect(largestBodyMaxMiB).toBe(Math.ceil(BodyLimits.import / MiB));
     // far below the 200 MiB the gateway used to allow, above the photos alone
     expect(tripBodyMaxBytes).toBeGreaterThan(TripLimits.photosTotalMaxBytes);
     expect(tripBodyMaxBytes).toBeLessThan(TripLimits.photosTotalMaxBytes + 5 * MiB);
