@@ -12,6 +12,7 @@ import { LOGIN_THROTTLE, type ThrottlePolicy } from './domain/throttle';
 import { createSessionIssuer } from './domain/token';
 import { accountRoutes } from './routes/account';
 import { avatarRoutes } from './routes/avatars';
+import { exportRoutes } from './routes/export';
 import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
@@ -84,6 +85,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     sessionRoutes(ctx);
     avatarRoutes(ctx);
     accountRoutes(ctx);
+    exportRoutes(ctx);
   });
   return app;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_BODY_MAX_BYTES } from '@wayfarer/contracts';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { bucketListRoutes } from './routes/bucketlist';
+import { exportRoutes } from './routes/export';
 import { itineraryRoutes } from './routes/itinerary';
 import type { ItemsStore } from './store/items';
 import type { BucketListContext } from './routes/context';
@@ -40,5 +41,6 @@ export function buildApp(deps: BucketListDeps): FastifyInstance {
   };
   bucketListRoutes(ctx);
   itineraryRoutes(ctx);
+  exportRoutes(ctx);
   return app;
 }

@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { conversationRoutes } from './routes/conversation';
+import { exportRoutes } from './routes/export';
 import { inboxRoutes } from './routes/conversations';
 import type { ChatStores } from './store';
 import type { ChatContext } from './routes/context';
@@ -31,5 +32,6 @@ export function buildApp(deps: ChatDeps): FastifyInstance {
   const ctx: ChatContext = { app, stores: deps.stores, now: deps.now ?? (() => new Date()) };
   conversationRoutes(ctx);
   inboxRoutes(ctx);
+  exportRoutes(ctx);
   return app;
 }

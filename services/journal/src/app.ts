@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
+import { exportRoutes } from './routes/export';
 import { journalRoutes } from './routes/journal';
 import type { JournalStores } from './store';
 
@@ -33,6 +34,8 @@ export function buildApp(deps: JournalDeps): FastifyInstance {
     // ids longer than the router's default 100 get our 400 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
-  journalRoutes({ app, stores: deps.stores, relay: deps.relay });
+  const ctx = { app, stores: deps.stores, relay: deps.relay };
+  journalRoutes(ctx);
+  exportRoutes(ctx);
   return app;
 }

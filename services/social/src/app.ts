@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
+import { exportRoutes } from './routes/export';
 import { feedRoutes } from './routes/feed';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
@@ -51,5 +52,6 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
   feedRoutes(ctx);
   searchRoutes(ctx);
   statsRoutes(ctx);
+  exportRoutes(ctx);
   return app;
 }

@@ -41,6 +41,9 @@ function toItem(row: ItemRow): BucketListItem {
   return item;
 }
 
+/** An item as the account export holds it: with its itinerary. */
+export type ExportedBucketListItem = BucketListItem & { itinerary: string[] };
+
 /**
  * Bucket-list items in PostgreSQL. Every change writes its event to the outbox in the same
  * transaction; a change that changes nothing (visiting a visited place, saving the same
@@ -56,6 +59,16 @@ export class ItemsStore {
       [ownerId],
     );
     return rows.map(toItem);
+  }
+
+  /** Every item of `ownerId` with its itinerary, oldest first (the account export, issue 22). */
+  async listWithItineraries(ownerId: string): Promise<ExportedBucketListItem[]> {
+    const { rows } = await this.pool.query<ItemRow & { itinerary: string[] }>(
+      `SELECT ${ITEM_COLUMNS}, itinerary FROM bucket_items
+        WHERE owner_id = $1 ORDER BY created_at, id`,
+      [ownerId],
+    );
+    return rows.map((row) => ({ ...toItem(row), itinerary: row.itinerary }));
   }
 
   /**

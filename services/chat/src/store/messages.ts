@@ -7,6 +7,7 @@ import {
   type WithIdempotency,
   type WithOutbox,
 } from '@wayfarer/service-kit/mongo';
+import type { StoredMessage } from '../domain/export';
 import type { Cursor } from '../domain/messages';
 
 /**
@@ -69,6 +70,27 @@ export class MessagesStore {
       $or: [{ senderId: userId }, { roomId: roomsOf(userId) }],
     });
     return deletedCount;
+  }
+
+  /**
+   * Every message of every conversation the user is in, sent and received, oldest first (the
+   * account export, issue 22).
+   */
+  async ofUser(userId: string): Promise<StoredMessage[]> {
+    const docs = await this.collection
+      .find(
+        { roomId: roomsOf(userId) },
+        { projection: { roomId: 1, senderId: 1, content: 1, timestamp: 1 } },
+      )
+      .sort({ timestamp: 1, _id: 1 })
+      .toArray();
+    return docs.map((doc) => ({
+      id: doc._id.toHexString(),
+      roomId: doc.roomId,
+      senderId: doc.senderId,
+      content: doc.content,
+      timestamp: doc.timestamp,
+    }));
   }
 
   /**

@@ -32,6 +32,16 @@ export interface SaveEntry {
   updatedAt: Date;
 }
 
+/** An entry as the account export holds it: its destination, text and times. */
+export interface ExportedJournalEntry {
+  destinationId: string;
+  content: string;
+  /** The client's claimed time of the save, as sent. */
+  date: string;
+  /** The server's time of the save (ISO). */
+  updatedAt: string;
+}
+
 const DUPLICATE_KEY = 11000;
 
 export class JournalEntriesStore {
@@ -92,6 +102,20 @@ export class JournalEntriesStore {
       if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
       await write();
     }
+  }
+
+  /** Every entry the user wrote, oldest save first (the account export, issue 22). */
+  async byOwner(ownerId: string): Promise<ExportedJournalEntry[]> {
+    const docs = await this.collection
+      .find({ ownerId }, { projection: { content: 1, date: 1, updatedAt: 1 } })
+      .sort({ updatedAt: 1, _id: 1 })
+      .toArray();
+    return docs.map((doc) => ({
+      destinationId: doc._id,
+      content: doc.content,
+      date: doc.date,
+      updatedAt: doc.updatedAt.toISOString(),
+    }));
   }
 
   /** Erasure (auth's `user.deleted`): every entry the user wrote (unsent events with them). */

@@ -38,6 +38,13 @@ const FRIEND_JSON = `
          FROM trips_for_friends t WHERE t.owner_id = fr.friend_id),
       '[]'::json))`;
 
+/** A friend as the account export holds them (issue 22): id, name, friends since (ISO). */
+export interface ExportedFriend {
+  id: string;
+  name: string;
+  since: string;
+}
+
 /**
  * Friend requests and friendships in PostgreSQL. Every change of a pair runs under the pair's
  * transaction-scoped advisory lock (two users asking each other at once make one friendship)
@@ -237,6 +244,18 @@ export class SocialStore {
       [userId, DEFAULT_AVATAR],
     );
     return rows;
+  }
+
+  /** The caller's friends with since when, oldest friendship first (the account export). */
+  async friendsSince(userId: string): Promise<ExportedFriend[]> {
+    const { rows } = await this.pool.query<{ id: string; name: string; since: Date }>(
+      `SELECT fr.friend_id AS id, coalesce(u.name, '') AS name, fr.created_at AS since
+         FROM friendships fr LEFT JOIN users u ON u.id = fr.friend_id
+        WHERE fr.user_id = $1
+        ORDER BY fr.created_at, fr.friend_id`,
+      [userId],
+    );
+    return rows.map((row) => ({ ...row, since: row.since.toISOString() }));
   }
 
   /** Requests addressed to the caller, oldest first. */
