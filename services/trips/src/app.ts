@@ -6,14 +6,17 @@ import { mongoPing } from '@wayfarer/service-kit/mongo';
 import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
 import type { TripDoc } from './domain/trip';
+import { archiveRoutes } from './routes/archive';
 import type { TripsContext } from './routes/context';
 import { editRoutes } from './routes/edits';
 import { installDomainErrors } from './routes/errors';
+import { importRoutes } from './routes/import';
 import { photoRoutes } from './routes/photos';
 import { shareRoutes } from './routes/share';
 import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
+import type { ExportAreasClient } from './store/export-areas';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 
@@ -44,6 +47,8 @@ export interface TripsDeps {
   variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
   /** This instance's kept `GET /api/mytrips` bodies (`MYTRIPS_CACHE_MAX_BYTES`). */
   mytrips: MyTripsCache<MyTripsBody>;
+  /** The other services' areas of the account export (`GET /api/export`, issue 22). */
+  exportAreas: ExportAreasClient;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -85,6 +90,8 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     editRoutes(ctx);
     photoRoutes(ctx);
     shareRoutes(ctx);
+    archiveRoutes({ ...ctx, exportAreas: deps.exportAreas });
+    importRoutes(ctx);
   });
   return app;
 }

@@ -1,0 +1,375 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ImportLimits, ImportMessages, TripLimits } from '@wayfarer/contracts';
+import { entryProblem } from '../../src/domain/import/archive';
+import { documentDraft, fileKind } from '../../src/domain/import/detect';
+import type { DraftPlace, ImportDraft } from '../../src/domain/import/draft';
+import { planImport } from '../../src/domain/import/plan';
+import { dayIn, polarstepsLayout, polarstepsTrip } from '../../src/domain/import/polarsteps';
+import { cleanLine, cleanMultiline, htmlToText } from '../../src/domain/import/text';
+import { wayfarerTrips } from '../../src/domain/import/wayfarer';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/import', name));
+const TODAY = '2026-01-15';
+
+describe('GPX (togeojson)', () => {
+  it('groups a 3-day track by UTC day: one destination per day at its first point', () => {
+    const draft = documentDraft('xml', fixture('tmb-3-days.gpx'), 'tmb-3-days.gpx');
+    expect(draft.format).toBe('gpx');
+    const [trip] = draft.trips;
+    expect(trip!.name).toBe('Tour du Mont Blanc, days 1-3');
+    expect(trip!.places.map((p) => [p.name, p.startDate, p.latitude, p.longitude])).toEqual([
+      ['Day 1', '2024-07-08', 45.8906, 6.7985],
+      // the day's first point; named by that day's waypoint, its story the waypoint's
+      ['Notre-Dame de la Gorge', '2024-07-09', 45.8203, 6.7165],
+      ['Day 3', '2024-07-10', 45.6958, 6.7283],
+    ]);
+    expect(trip!.places[1]!.story).toMatch(/^Coffee at the chapel/);
+    const plan = planImport(draft, TODAY);
+    expect(plan.trips[0]!.input).toMatchObject({
+      startDate: '2024-07-08',
+      endDate: '2024-07-10',
+      visibility: 'friends',
+    });
+  });
+
+  it('makes each waypoint without a time a destination of its own (dated today)', () => {
+    const draft = documentDraft('xml', fixture('lisbon-waypoints.gpx'), 'x.gpx');
+    const plan = planImport(draft, TODAY);
+    const { input } = plan.trips[0]!;
+    expect(input.name).toBe('Lisbon favourites');
+    expect(input.destinations.map((d) => [d.name, d.startDate])).toEqual([
+      // the timed waypoint is its day's destination, listed first
+      ['Castelo de São Jorge', '2025-03-14'],
+      ['Torre de Belém', TODAY],
+      ['Pastéis de Belém', TODAY],
+      ['Miradouro da Graça', TODAY],
+    ]);
+    expect(input.destinations[2]!.story).toBe('Custard tarts, still warm.');
+    expect(input.destinations[1]).toMatchObject({ latitude: 38.691585, longitude: -9.215977 });
+  });
+});
+
+describe('KML (togeojson)', () => {
+  it('reads Placemarks with Points: TimeSpan, TimeStamp, descriptions as plain text', () => {
+    const draft = documentDraft('xml', fixture('japan-autumn.kml'), 'japan.kml');
+    expect(draft).toMatchObject({ format: 'kml', skippedPlaces: 1 });
+    const { input } = planImport(draft, TODAY).trips[0]!;
+    expect(input).toMatchObject({
+      name: 'Japan in autumn',
+      startDate: '2023-11-02',
+      endDate: '2023-11-10',
+    });
+    expect(input.destinations).toEqual([
+      {
+        name: 'Tokyo – Shinjuku',
+        latitude: 35.689592,
+        longitude: 139.700464,
+        startDate: '2023-11-02',
+        endDate: '2023-11-05',
+        story: 'Arrived at Haneda.\nRamen at Fuunji, then the Omoide Yokocho alleys.',
+      },
+      {
+        name: 'Kyoto – Arashiyama',
+        latitude: 35.009392,
+        longitude: 135.672009,
+        startDate: '2023-11-06',
+        endDate: '2023-11-09',
+        story: 'Bamboo grove at dawn & the monkey park.',
+      },
+      {
+        name: 'Nara',
+        latitude: 34.685087,
+        longitude: 135.843056,
+        startDate: '2023-11-10',
+        endDate: '2023-11-10',
+        story: '',
+      },
+    ]);
+  });
+
+  it('refuses a DOCTYPE or ENTITY before parsing (billion laughs, XXE)', () => {
+    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><kml>&lol2;</kml>`;
+    const xxe = `<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><gpx>&xxe;</gpx>`;
+    for (const xml of [laughs, xxe]) {
+      expect(() => documentDraft('xml', Buffer.from(xml), 'x')).toThrow(
+        ImportMessages.xmlDeclarations,
+      );
+    }
+  });
+
+  it('refuses XML that is not well-formed, or neither GPX nor KML', () => {
+    expect(() => documentDraft('xml', Buffer.from('<gpx><wpt></gpx>'), 'x')).toThrow(
+      ImportMessages.badXml,
+    );
+    expect(() => documentDraft('xml', Buffer.from('<html><body/></html>'), 'x')).toThrow(
+      ImportMessages.unsupported,
+    );
+  });
+});
+
+describe('GeoJSON', () => {
+  it('reads Point features: name/title, startDate/endDate or date/time, story/description', () => {
+    const draft = documentDraft('json', fixture('iceland-ring-road.geojson'), 'x.geojson');
+    expect(draft).toMatchObject({ format: 'geojson', skippedPlaces: 1 });
+    const { input } = planImport(draft, TODAY).trips[0]!;
+    expect(input.name).toBe('Iceland ring road');
+    expect(
+      input.destinations.map((d) => [d.name, d.startDate, d.endDate, d.latitude, d.story]),
+    ).toEqual([
+      [
+        'Reykjavík',
+        '2022-06-18',
+        '2022-06-19',
+        64.146582,
+        'Hallgrímskirkja tower and a hot dog at Bæjarins Beztu.',
+      ],
+      [
+        'Vík í Mýrdal',
+        '2022-06-20',
+        '2022-06-20',
+        63.4186,
+        'Black sand at Reynisfjara, puffins on Dyrhólaey.',
+      ],
+      ['Jökulsárlón', '2022-06-21', '2022-06-21', 64.0784, ''],
+    ]);
+  });
+
+  it('refuses JSON that is not a FeatureCollection, or not JSON', () => {
+    expect(() => documentDraft('json', Buffer.from('{"type":"Feature"}'), 'x')).toThrow(
+      ImportMessages.unsupported,
+    );
+    expect(() => documentDraft('json', Buffer.from('{"type":'), 'x')).toThrow(
+      ImportMessages.badJson,
+    );
+  });
+});
+
+describe('Polarsteps', () => {
+  const entries = new Map([
+    ['trip/Scotland by train_8123456/trip.json', { bytes: 2000 }],
+    ['trip/Scotland by train_8123456/edinburgh_90000001/photos/a1b2.jpg', { bytes: 5000 }],
+    ['trip/Scotland by train_8123456/portree_90000002/photos/c3d4.jpg', { bytes: 6000 }],
+    ['trip/Scotland by train_8123456/portree_90000002/videos/e5f6.mp4', { bytes: 9000 }],
+    ['user/user.json', { bytes: 100 }],
+  ]);
+
+  it('finds the trips and their steps photos in the layout', () => {
+    const [layout] = polarstepsLayout(entries);
+    expect(layout!.tripJson).toBe('trip/Scotland by train_8123456/trip.json');
+    expect([...layout!.photos]).toEqual([
+      [
+        '90000001',
+        [
+          {
+            entry: 'trip/Scotland by train_8123456/edinburgh_90000001/photos/a1b2.jpg',
+            bytes: 5000,
+          },
+        ],
+      ],
+      [
+        '90000002',
+        [{ entry: 'trip/Scotland by train_8123456/portree_90000002/photos/c3d4.jpg', bytes: 6000 }],
+      ],
+    ]);
+    expect(polarstepsLayout(new Map([['trips.json', { bytes: 1 }]]))).toEqual([]);
+  });
+
+  it('makes steps destinations in time order, dated in their time zone, with their photos', () => {
+    const [layout] = polarstepsLayout(entries);
+    const read = polarstepsTrip(
+      JSON.parse(fixture('polarsteps-trip.json').toString()),
+      layout!.photos,
+    );
+    expect(read!.skipped).toBe(1); // the step without a location
+    const draft: ImportDraft = {
+      format: 'polarsteps',
+      trips: [read!.trip],
+      skippedPlaces: read!.skipped,
+    };
+    const plan = planImport(draft, TODAY);
+    const { input, photos } = plan.trips[0]!;
+    expect(input).toMatchObject({
+      name: 'Scotland by train',
+      startDate: '2024-06-01',
+      endDate: '2024-06-06',
+    });
+    expect(
+      input.destinations.map((d) => [d.name, d.startDate, d.endDate, d.latitude, d.longitude]),
+    ).toEqual([
+      ['Edinburgh', '2024-06-01', '2024-06-03', 55.9533, -3.1883],
+      ['Glenfinnan', '2024-06-03', '2024-06-03', 56.8764, -5.4317],
+      ['Portree, Isle of Skye', '2024-06-04', '2024-06-06', 57.4129, -6.1961],
+    ]);
+    // the BEL control character is stripped (contracts' plain text), the line break kept
+    expect(input.destinations[2]!.story).toBe('Rain, then the Old Man of Storr in the sun.');
+    expect(input.destinations[0]!.story).toBe("Arthur's Seat at sunrise.\nThen the Royal Mile.");
+    expect(photos.map((p) => [p.index, p.photo.bytes])).toEqual([
+      [0, 5000],
+      [2, 6000],
+    ]);
+    expect(plan.skipped).toEqual({ photos: 0, destinations: 1, trips: 0 });
+  });
+
+  it('dates a step in its own time zone (23:00 UTC is the next day in London in June)', () => {
+    expect(dayIn(1717282800, 'Europe/London')).toBe('2024-06-02');
+    expect(dayIn(1717282800, 'Not/AZone')).toBe('2024-06-01');
+    expect(dayIn(null, 'Europe/London')).toBeUndefined();
+  });
+});
+
+describe('Wayfarer export', () => {
+  it('keeps trips, visibility and the photos the archive holds', () => {
+    const trips = [
+      {
+        id: 't1',
+        name: 'Rome',
+        startDate: '2025-04-01',
+        endDate: '2025-04-03',
+        visibility: 'private',
+        destinations: [
+          {
+            id: 'd1',
+            name: 'Colosseum',
+            latitude: 41.8902,
+            longitude: 12.4922,
+            startDate: '2025-04-01',
+            endDate: '2025-04-02',
+            story: 'Underground tour.',
+            photos: ['photos/t1/p1.jpg', 'photos/t1/p2.jpg'],
+          },
+        ],
+      },
+    ];
+    const read = wayfarerTrips(
+      trips,
+      new Map([['wayfarer-export/photos/t1/p1.jpg', { bytes: 10 }]]),
+    );
+    expect(read!.missingPhotos).toBe(1);
+    expect(read!.trips[0]).toMatchObject({ name: 'Rome', visibility: 'private' });
+    expect(read!.trips[0]!.places[0]!.photos).toEqual([
+      { entry: 'wayfarer-export/photos/t1/p1.jpg', bytes: 10 },
+    ]);
+    expect(wayfarerTrips({ not: 'trips' }, new Map())).toBeNull();
+  });
+});
+
+describe('the plan', () => {
+  const place = (i: number, photos = 0, bytes = 1000): DraftPlace => ({
+    name: `Stop ${i}`,
+    latitude: 10,
+    longitude: 20,
+    startDate: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    story: '',
+    photos: Array.from({ length: photos }, (_, p) => ({ entry: `p${i}-${p}.jpg`, bytes })),
+  });
+  const draft = (places: DraftPlace[], name = 'Long trip'): ImportDraft => ({
+    format: 'geojson',
+    trips: [{ name, places }],
+    skippedPlaces: 0,
+  });
+
+  it('splits a trip over the destination limit into named parts', () => {
+    const plan = planImport(draft(Array.from({ length: 45 }, (_, i) => place(i))), TODAY);
+    expect(plan.trips.map((t) => [t.input.name, t.input.destinations.length])).toEqual([
+      ['Long trip (1/3)', 20],
+      ['Long trip (2/3)', 20],
+      ['Long trip (3/3)', 5],
+    ]);
+  });
+
+  it('splits by photos too, and skips photos over a destination’s count or the size limit', () => {
+    const places = Array.from({ length: 5 }, (_, i) => place(i, 12));
+    places[0]!.photos.push({ entry: 'huge.jpg', bytes: TripLimits.photoMaxBytes + 1 });
+    const plan = planImport(draft(places), TODAY);
+    // 10 kept per destination (3 over: 2 by count, plus the huge one); 40 a trip
+    expect(plan.trips.map((t) => t.photos.length)).toEqual([40, 10]);
+    expect(plan.skipped.photos).toBe(5 * 2 + 1);
+    const big = planImport(
+      draft(Array.from({ length: 3 }, (_, i) => place(i, 10, 4 * 1024 * 1024))),
+      TODAY,
+    );
+    // 100 MB a trip: 2 destinations of 40 MB fit, the third starts another part
+    expect(big.trips.map((t) => t.photos.length)).toEqual([20, 10]);
+  });
+
+  it('cleans and cuts text, names nameless places, skips places without coordinates', () => {
+    const plan = planImport(
+      draft(
+        [
+          { ...place(0), name: 'Ber\u0000lin\n', story: 'x'.repeat(TripLimits.storyMax + 50) },
+          { ...place(1), name: '  ' },
+          { ...place(2), latitude: 91 },
+          { ...place(3), longitude: Number.NaN },
+          { ...place(4), startDate: '2024-02-10', endDate: '2024-02-01' },
+        ],
+        'n'.repeat(500),
+      ),
+      TODAY,
+    );
+    const { input } = plan.trips[0]!;
+    expect(input.name).toHaveLength(TripLimits.nameMax);
+    expect(input.destinations.map((d) => d.name)).toEqual(['Ber lin', 'Place 2', 'Stop 4']);
+    expect(input.destinations[0]!.story).toHaveLength(TripLimits.storyMax);
+    expect(input.destinations[2]).toMatchObject({ startDate: '2024-02-10', endDate: '2024-02-10' });
+    expect(plan.skipped.destinations).toBe(2);
+  });
+
+  it('refuses a file with nothing to import, and stops at ImportLimits.tripsMax trips', () => {
+    expect(() => planImport(draft([{ ...place(0), latitude: 200 }]), TODAY)).toThrow(
+      ImportMessages.nothingToImport,
+    );
+    const many: ImportDraft = {
+      format: 'polarsteps',
+      trips: Array.from({ length: ImportLimits.tripsMax + 3 }, (_, i) => ({
+        name: `T${i}`,
+        places: [place(i)],
+      })),
+      skippedPlaces: 0,
+    };
+    const plan = planImport(many, TODAY);
+    expect(plan.trips).toHaveLength(ImportLimits.tripsMax);
+    expect(plan.skipped.trips).toBe(3);
+  });
+});
+
+describe('text and bytes', () => {
+  it('makes plain text: control characters and lone surrogates out, pairs never cut in half', () => {
+    expect(cleanLine('a\tb\u007fc', 10)).toBe('a b c');
+    expect(cleanLine('ab😀', 3)).toBe('ab');
+    expect(cleanMultiline('one\r\ntwo\u0001\ud800', 100)).toBe('one\ntwo');
+    expect(htmlToText('a<br/>b &lt;c&gt; &#233;')).toBe('a\nb <c> é');
+  });
+
+  it('tells a ZIP, XML and JSON apart by their first bytes', () => {
+    expect(fileKind(Buffer.from('PK\u0003\u0004rest'))).toBe('zip');
+    expect(fileKind(Buffer.from('\ufeff\n  <?xml version="1.0"?>'))).toBe('xml');
+    expect(fileKind(Buffer.from(' {"type":'))).toBe('json');
+    expect(fileKind(Buffer.from('hello, a text file'))).toBeNull();
+    expect(fileKind(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBeNull();
+  });
+
+  it('refuses unsafe ZIP entries: traversal, absolute, backslash, symlink, bomb ratio', () => {
+    const ok = {
+      name: 'trip/a/trip.json',
+      mode: 0o100644,
+      compressedBytes: 100,
+      uncompressedBytes: 900,
+      encrypted: false,
+    };
+    expect(entryProblem(ok)).toBeNull();
+    expect(entryProblem({ ...ok, name: '../evil' })).toMatch(/outside the archive/);
+    expect(entryProblem({ ...ok, name: 'a/../../evil' })).toMatch(/outside the archive/);
+    expect(entryProblem({ ...ok, name: '/etc/passwd' })).toMatch(/absolute/);
+    expect(entryProblem({ ...ok, name: 'C:/x' })).toMatch(/absolute/);
+    expect(entryProblem({ ...ok, name: 'a\\..\\b' })).toMatch(/backslash/);
+    expect(entryProblem({ ...ok, mode: 0o120777 })).toMatch(/symbolic link/);
+    expect(entryProblem({ ...ok, encrypted: true })).toMatch(/encrypted/);
+    expect(
+      entryProblem({ ...ok, compressedBytes: 1024 * 1024, uncompressedBytes: 1000 * 1024 * 1024 }),
+    ).toMatch(/ZIP bomb/);
+    // a small, very compressible file (a JSON of repeated keys) is fine
+    expect(entryProblem({ ...ok, compressedBytes: 10, uncompressedBytes: 100_000 })).toBeNull();
+  });
+});
