@@ -10,6 +10,7 @@ import { archiveRoutes } from './routes/archive';
 import type { TripsContext } from './routes/context';
 import { editRoutes } from './routes/edits';
 import { installDomainErrors } from './routes/errors';
+import { exportRoutes } from './routes/export';
 import { importRoutes } from './routes/import';
 import { photoRoutes } from './routes/photos';
 import { shareRoutes } from './routes/share';
@@ -90,6 +91,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     editRoutes(ctx);
     photoRoutes(ctx);
     shareRoutes(ctx);
+    exportRoutes(ctx);
     archiveRoutes({ ...ctx, exportAreas: deps.exportAreas });
     importRoutes(ctx);
   });

@@ -4,6 +4,7 @@ import {
   exportTripFile,
   isTripExportFormat,
   tripFileSlug,
+  tripFileTitle,
   type ExportableTrip,
 } from '../../src/domain/export';
 import { tripGeoJson } from '../../src/domain/export/geojson';
@@ -318,5 +319,13 @@ describe('exportTripFile', () => {
     const long = tripFileSlug(`${'word '.repeat(30)}end`);
     expect(long.length).toBeLessThanOrEqual(60);
     expect(long).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('titles a file as the trip is called, without what file systems refuse', () => {
+    expect(tripFileTitle('Été à Kyōto & Ōsaka', 'gpx')).toBe('Été à Kyōto & Ōsaka.gpx');
+    expect(tripFileTitle('../etc/passwd', 'kml')).toBe('-etc-passwd.kml');
+    expect(tripFileTitle('a "b"\r\n<c>:d|e?', 'ics')).toBe('a -b-c-d-e-.ics');
+    expect(tripFileTitle('  ', 'geojson')).toBe('trip.geojson');
+    expect([...tripFileTitle('🗻'.repeat(100), 'gpx')]).toHaveLength(60 + '.gpx'.length);
   });
 });

@@ -39,6 +39,11 @@ const WRITERS: Record<TripExportFormat, (trip: ExportableTrip, options: ExportOp
     ics: (trip, options) => tripIcs(trip, options.now),
   };
 
+export const ExportMessages = {
+  /** 400: `export.<format>` with a format that is not one of `TripExportFormats`. */
+  unknownFormat: `Unknown export format: a trip exports as ${TripExportFormats.map((f) => `.${f}`).join(', ')} (GET /api/trips/{id}/export.<format>).`,
+} as const;
+
 /** Whether `value` names one of the per-trip formats (`TripExportFormats`). */
 export const isTripExportFormat = (value: string): value is TripExportFormat =>
   (TripExportFormats as readonly string[]).includes(value);
@@ -61,6 +66,26 @@ export function tripFileSlug(name: string): string {
     .slice(0, SLUG_MAX)
     .replace(/^-+|-+$/g, '');
   return slug || SLUG_FALLBACK;
+}
+
+/** Characters no file name may hold on a common system (and the controls). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_IN_FILE_NAMES = /[\u0000-\u001F\u007F/\\:*?"<>|]+/g;
+
+/**
+ * The file's name as the trip is called (`Été à Kyōto.gpx`), for the UTF-8 form of a download's
+ * name: characters no file system takes as `-`, blanks collapsed, at most 60 characters (whole
+ * code points), `tripFileSlug`'s name when nothing is left.
+ */
+export function tripFileTitle(name: string, format: TripExportFormat): string {
+  const title = [
+    ...name.normalize('NFC').replace(NOT_IN_FILE_NAMES, '-').replace(/\s+/g, ' ').trim(),
+  ]
+    .slice(0, SLUG_MAX)
+    .join('')
+    .trim()
+    .replace(/^\.+/, '');
+  return `${title || tripFileSlug(name)}.${format}`;
 }
 
 /** The trip as a file of `format`: its text, media type and file name. */
