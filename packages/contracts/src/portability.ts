@@ -11,6 +11,10 @@ import { Trip, TripVisibility } from './trips';
 export const TripExportFormats = ['gpx', 'kml', 'geojson', 'ics'] as const;
 export type TripExportFormat = (typeof TripExportFormats)[number];
 
+/** Where a trip's file is downloaded (the trip's owner only; anyone else 404). */
+export const tripExportPath = (tripId: string, format: TripExportFormat): string =>
+  `/api/trips/${encodeURIComponent(tripId)}/export.${format}`;
+
 /** Each format's media type (the `Content-Type` of its download). */
 export const TripExportMediaTypes: Readonly<Record<TripExportFormat, string>> = {
   gpx: 'application/gpx+xml',
