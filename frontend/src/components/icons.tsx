@@ -183,3 +183,11 @@ export function AtlasIcon() {
     </svg>
   );
 }
+
+export function DownloadIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <path d="M12 4v11M7 10.5l5 5 5-5M5 19.5h14" />
+    </svg>
+  );
+}

@@ -27,6 +27,7 @@ import { summaryMarkers, tripMarkers } from '../trips/markers';
 import { SharePanel } from '../sharing/components/SharePanel';
 import { SHARE_TEXTS } from '../sharing/shareState';
 import { PrivateMark } from '../trips/components/PrivateMark';
+import { TripExport } from '../trips/components/TripExport';
 import { TripThumb } from '../trips/TripThumb';
 import type { TripsLocationState } from './trips';
 import '../styles/auth.css';
@@ -103,7 +104,7 @@ function DestinationItem({
  * A trip (`/trip/:id`, spec sections 2 and 4): its name, short date range and destinations
  * (story previews cut at 100 characters), which are the map's pins; choosing one zooms the map
  * to it. Edit opens the edit screen (`/trip/:id/edit`); Share its share link's dialog (issue 20,
- * `sharing/`). Delete asks 'Delete this trip?' first,
+ * `sharing/`); Export downloads it as GPX, KML, GeoJSON or ICS (issue 22). Delete asks 'Delete this trip?' first,
  * then goes back to the list.
  */
 export function Component() {
@@ -313,6 +314,8 @@ export function Component() {
           ))}
         </ol>
       )}
+
+      <TripExport tripId={shown._id} />
 
       <SharePanel
         tripId={shown._id}
