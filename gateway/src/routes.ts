@@ -92,6 +92,9 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   // issue 22: one file of a GPX, KML, GeoJSON or ZIP to import trips from
   { prefix: '/api/import', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.import },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
+  // issue 22: the whole account as one ZIP, streamed (forward.ts: an answer without a length
+  // goes to the client as it comes; the upstream timeout is per chunk, not for the download)
+  { prefix: '/api/export', service: 'trips', access: 'required' },
   // issue 20: a share link's trip and photos, for anyone holding the link (no session; a
   // signed-in visitor is forwarded as anonymous too: the route is public)
   { prefix: SharePaths.apiPrefix, service: 'trips', access: 'public', rateLimit: 'shared' },

@@ -22,6 +22,7 @@ describe('proxy table', () => {
       ['/api/trips', 'trips'],
       ['/api/trips/abc', 'trips'],
       ['/api/import', 'trips'],
+      ['/api/export', 'trips'],
       ['/api/bucketlist/42', 'bucketlist'],
       ['/api/itinerary/42', 'bucketlist'],
       ['/api/friends', 'social'],

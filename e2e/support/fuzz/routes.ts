@@ -966,6 +966,8 @@ export function fuzzRoutes(): FuzzRoute[] {
     plain('GET /api/feed', '/api/feed', ['cursor', 'limit']),
     // ------------------------------------------------------------------ issue 22: statistics
     plain('GET /api/stats', '/api/stats'),
+    // issue 22: the caller's whole account as a ZIP
+    plain('GET /api/export', '/api/export'),
     {
       name: 'GET /api/stats/friends/:friendId',
       prefix: '/api/stats',

@@ -29,6 +29,15 @@ export const TripsEnv = z.object({
    * Bound of this instance's cache of `GET /api/mytrips` bodies (bodies and bookkeeping),
    * bytes; 0 turns it off (every list is read from MongoDB).
    */
+  /**
+   * The owners of the account export's other areas (issue 22, `GET /api/export`): each answers
+   * its area at contracts' `INTERNAL_EXPORT_PATH`. The gateway's defaults.
+   */
+  AUTH_URL: z.url().default('http://127.0.0.1:4001'),
+  BUCKETLIST_URL: z.url().default('http://127.0.0.1:4003'),
+  SOCIAL_URL: z.url().default('http://127.0.0.1:4004'),
+  JOURNAL_URL: z.url().default('http://127.0.0.1:4005'),
+  CHAT_URL: z.url().default('http://127.0.0.1:4006'),
   MYTRIPS_CACHE_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -15,6 +15,7 @@ import { FRIENDSHIP_CONSUMER } from './events/friendships';
 import { JOURNAL_STORIES_CONSUMER, storiesProjection } from './events/stories';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { startJanitor } from './janitor';
+import { ExportAreasClient } from './store/export-areas';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
 import { PendingUploadsRepo } from './store/pending-uploads';
@@ -141,6 +142,17 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       images,
       variants,
       mytrips,
+      exportAreas: new ExportAreasClient(
+        {
+          profile: env.AUTH_URL,
+          bucketlist: env.BUCKETLIST_URL,
+          friends: env.SOCIAL_URL,
+          journal: env.JOURNAL_URL,
+          messages: env.CHAT_URL,
+        },
+        identityProofSecret,
+        logger,
+      ),
     });
     return {
       app,

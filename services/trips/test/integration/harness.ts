@@ -29,12 +29,14 @@ export type Harness = TripsService & { bucket: string; env: TripsEnv };
  */
 export async function startTrips(
   options: Omit<TripsServiceOptions, 'skipHistory'> = {},
+  /** More env (e.g. where the export's other areas are asked). */
+  extraEnv: Record<string, string> = {},
 ): Promise<Harness> {
   const suffix = uniqueSuffix();
   const bucket = `t-photos-${suffix}`;
   const env = loadConfig(
     TripsEnv,
-    testServiceEnv({ MONGO_DB: `t_trips_${suffix}`, PHOTO_BUCKET: bucket }),
+    testServiceEnv({ MONGO_DB: `t_trips_${suffix}`, PHOTO_BUCKET: bucket, ...extraEnv }),
   );
   const svc = await createService(env, { ...options, skipHistory: true });
   const close = async () => {
