@@ -457,11 +457,24 @@ function networkProblems(
     const name = appOf(d);
     const http = containerPort(d, 'http');
     const metrics = name === 'gateway' ? containerPort(d, 'metrics') : http;
+    const env = new Set(envOf(d).map((e) => e.name));
+    // a service given another's address calls it (trips asks the account export's areas of
+    // their owners, issue 22): out from the caller, in to the callee, on its http port
+    const others = deployments.filter((o) => appOf(o) !== 'gateway' && o !== d);
+    const urlKey = (o: K8sObject) => `${appOf(o).toUpperCase()}_URL`;
+    const callers =
+      name === 'gateway'
+        ? []
+        : others.filter((o) => envOf(o).some((e) => e.name === urlKey(d))).map(appOf);
+    const callees = name === 'gateway' ? [] : others.filter((o) => env.has(urlKey(o)));
     const wantIn =
       name === 'gateway'
         ? [`ns:ingress-nginx -> ${http}/TCP`, `ns:monitoring -> ${metrics}/TCP`]
-        : [`app:gateway -> ${http}/TCP`, `ns:monitoring -> ${metrics}/TCP`];
-    const env = new Set(envOf(d).map((e) => e.name));
+        : [
+            `app:gateway -> ${http}/TCP`,
+            `ns:monitoring -> ${metrics}/TCP`,
+            ...callers.map((c) => `app:${c} -> ${http}/TCP`),
+          ];
     const stores: [string, number][] = [
       ['DATABASE_URL', 5432],
       ['REDIS_URL', 6379],
@@ -475,6 +488,7 @@ function networkProblems(
       'any -> 4317/TCP',
       'any -> 4318/TCP',
       ...stores.filter(([key]) => env.has(key)).map(([, port]) => `any -> ${port}/TCP`),
+      ...callees.map((o) => `app:${appOf(o)} -> ${containerPort(o, 'http')}/TCP`),
       ...(name === 'gateway'
         ? deployments
             .filter((s) => appOf(s) !== 'gateway')
