@@ -40,6 +40,10 @@ export interface Answer {
 
 export interface TripsProcess {
   port: number;
+  /** The service process (its RSS: /proc/<pid>/status). */
+  pid: number;
+  /** Resolves once every display variant the service has queued so far is made. */
+  idle(): Promise<void>;
   mongoDb: string;
   /** One request as `userId` (null: anonymous); its latency, status, ETag and body; throws on >= 300. */
   call(
@@ -131,7 +135,19 @@ export async function startTripsProcess(name: string): Promise<TripsProcess> {
       ),
     ).catch(() => undefined);
   };
-  return { port, mongoDb, call, stop };
+  let asked = 0;
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const id = ++asked;
+      const onMessage = (msg: { id?: number }) => {
+        if (msg.id !== id) return;
+        child.off('message', onMessage);
+        resolve();
+      };
+      child.on('message', onMessage);
+      child.send({ id, kind: 'idle' });
+    });
+  return { port, pid: child.pid!, idle, mongoDb, call, stop };
 }
 
 /** A stored photo of a trip as the pipeline leaves it (original and display variant). */
