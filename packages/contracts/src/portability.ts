@@ -118,7 +118,7 @@ export const ImportLimits = {
   /** Inflated bytes read from one ZIP, all entries together. */
   zipTotalMaxBytes: 1024 * MiB,
   /** Inflated over compressed size of one entry past `zipRatioFromBytes` (a ZIP bomb's mark). */
-  zipRatioMax: 200,
+  zipRatioMax: 100,
   zipRatioFromBytes: 1 * MiB,
   /** Trips one import creates at most (past it, the rest are counted as skipped). */
   tripsMax: 200,
