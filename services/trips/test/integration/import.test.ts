@@ -17,7 +17,7 @@ import {
 import { jpegWithGps } from '@wayfarer/test-kit/images';
 import { png } from '../fixtures';
 import { renameEntry, zeroBomb, zipBuffer, zipFile } from '../import-zip';
-import { as, newUserId, startTrips, type Harness } from './harness';
+import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
 let h: Harness;
 let tmp: string;
@@ -447,5 +447,44 @@ describe('POST /api/import: a large archive streams', () => {
     // variants, made after the answer, spool too: once they are done)
     await h.variants.idle();
     expect(await readdir(h.spool.dir)).toEqual([]);
+  });
+});
+
+describe('the round trip: GET /api/export, then POST /api/import into another account', () => {
+  it('gives the same trips, destinations and photo counts', async () => {
+    const owner = newUserId();
+    const made = await postTrip(
+      h.app,
+      owner,
+      tripFields({ name: 'Lofoten', startDate: '2025-06-01', endDate: '2025-06-05' }, [
+        {
+          name: 'Reine',
+          latitude: '67.9326',
+          longitude: '13.0888',
+          startDate: '2025-06-01',
+          endDate: '2025-06-03',
+          story: 'Reinebringen at midnight.',
+        },
+        { name: 'Henningsvær', latitude: '68.1527', longitude: '14.2062' },
+      ]),
+      [
+        { field: 'photos[0]', data: photo1, filename: 'a.jpg', type: 'image/jpeg' },
+        { field: 'photos[0]', data: photo2, filename: 'b.jpg', type: 'image/jpeg' },
+        { field: 'photos[1]', data: await png(), filename: 'c.png', type: 'image/png' },
+      ],
+    );
+    expect(made.statusCode, made.body).toBe(201);
+    await h.variants.idle();
+    const exported = await h.app.inject({ url: '/api/export', headers: as(owner) });
+    expect(exported.statusCode).toBe(200);
+
+    const other = newUserId();
+    const result = await imported(other, exported.rawPayload, 'wayfarer-export.zip');
+    expect(result.format).toBe('wayfarer');
+    const original = await fullTrip(owner, made.json<Trip>()._id);
+    expect(result.trips.map(shape)).toEqual([shape(original)]);
+    expect(result.trips[0]!.destinations[0]!.story).toBe('Reinebringen at midnight.');
+    expect(result.trips[0]!.visibility).toBe(original.visibility);
+    expect(await myTrips(other)).toHaveLength(1);
   });
 });
