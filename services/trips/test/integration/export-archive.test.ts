@@ -2,7 +2,6 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBuffer, type Entry } from 'yauzl';
 import {
   ExportArchive,
   ExportAreas,
@@ -12,6 +11,7 @@ import {
   type Trip,
 } from '@wayfarer/contracts';
 import { gatewayHeaders } from '@wayfarer/test-kit';
+import { unzipEntries as unzip } from '@wayfarer/test-kit/zip';
 import { exportTripFile } from '../../src/domain/export';
 import { gif, largeJpeg, png, webp } from '../fixtures';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
@@ -49,28 +49,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-/** Every entry of a ZIP, read by yauzl (an independent reader, checking each CRC). */
-function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err) return reject(err);
-      const entries = new Map<string, Buffer>();
-      file.on('entry', (entry: Entry) => {
-        file.openReadStream(entry, (openErr, stream) => {
-          if (openErr) return reject(openErr);
-          buffer(stream).then((bytes) => {
-            entries.set(entry.fileName, bytes);
-            file.readEntry();
-          }, reject);
-        });
-      });
-      file.on('end', () => resolve(entries));
-      file.on('error', reject);
-      file.readEntry();
-    });
-  });
-}
 
 const entry = (path: string) => `${ExportArchive.root}/${path}`;
 

@@ -1,0 +1,28 @@
+import { buffer } from 'node:stream/consumers';
+import { fromBuffer, type Entry } from 'yauzl';
+
+/**
+ * Every entry of a ZIP in memory, by name, read by yauzl (an independent reader: each entry's
+ * CRC and sizes checked against the central directory). For tests of archives a service
+ * writes (issue 22's account export); small archives only.
+ */
+export function unzipEntries(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err) return reject(err);
+      const entries = new Map<string, Buffer>();
+      file.on('entry', (entry: Entry) => {
+        file.openReadStream(entry, (openErr, stream) => {
+          if (openErr) return reject(openErr);
+          buffer(stream).then((bytes) => {
+            entries.set(entry.fileName, bytes);
+            file.readEntry();
+          }, reject);
+        });
+      });
+      file.on('end', () => resolve(entries));
+      file.on('error', reject);
+      file.readEntry();
+    });
+  });
+}
