@@ -191,3 +191,12 @@ export function DownloadIcon() {
     </svg>
   );
 }
+
+/** Issue 22: the trips list's Import (an arrow into the tray, the Download icon's opposite). */
+export function UploadIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <path d="M12 15.5v-11M7 9l5-5 5 5M5 19.5h14" />
+    </svg>
+  );
+}

@@ -4,6 +4,9 @@ import { CalendarIcon, PlusIcon } from '../components/icons';
 import { Toast } from '../components/Toast';
 import { useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
+import { ImportButton } from '../import/ImportButton';
+import { ImportStatus } from '../import/ImportStatus';
+import { useImport } from '../import/useImport';
 import { fetchMyTrips, TRIP_TEXTS, type TripSummary } from '../trips/api';
 import { summaryMarkers } from '../trips/markers';
 import { PrivateMark } from '../trips/components/PrivateMark';
@@ -90,6 +93,15 @@ export function Component() {
     return () => controller.abort();
   }, [attempt]);
 
+  // after an import (issue 22): the list again, without the skeleton in between
+  const reload = useCallback(() => {
+    fetchMyTrips().then(
+      (trips) => setLoad({ status: 'ready', trips }),
+      () => setAttempt((n) => n + 1),
+    );
+  }, []);
+  const importer = useImport(reload);
+
   const trips = load.status === 'ready' ? load.trips : null;
   const markers = useMemo(() => (trips ? summaryMarkers(trips) : []), [trips]);
   useMapMarkers(markers);
@@ -160,11 +172,15 @@ export function Component() {
             </p>
           ) : null}
         </div>
-        <Link to="/addTrip" className="btn btn-primary">
-          <PlusIcon />
-          Add Trip
-        </Link>
+        <div className="page-actions">
+          <ImportButton importer={importer} />
+          <Link to="/addTrip" className="btn btn-primary">
+            <PlusIcon />
+            Add Trip
+          </Link>
+        </div>
       </header>
+      <ImportStatus importer={importer} />
       {body}
       {notice ? (
         <div className="toast-region">

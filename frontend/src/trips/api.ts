@@ -124,7 +124,7 @@ interface FormSend {
  * first had done. Answers the body and the `ETag`; failures are `ApiError`s like every other
  * call (status 0: unreachable).
  */
-function sendForm<T>(
+export function sendForm<T>(
   path: string,
   body: FormData,
   options: FormSend = {},

@@ -1,0 +1,90 @@
+import { ImportLimits, ImportMessages, type ImportResult } from '@wayfarer/contracts';
+
+/** Texts of the trips list's Import (issue 22). */
+export const IMPORT_TEXTS = {
+  button: 'Import',
+  buttonHint: 'Import trips from a GPX, KML or GeoJSON file, or a Polarsteps or Wayfarer export',
+  progressLabel: 'Import progress',
+  uploading: (name: string) => `Importing “${name}”…`,
+  processing: (name: string) => `Reading “${name}” and creating your trips…`,
+  failed: 'The file could not be imported. Please try again.',
+  unreachable: 'Could not reach the server. Please try again.',
+  dismiss: 'Dismiss',
+} as const;
+
+export interface ImportProgress {
+  loaded: number;
+  total: number;
+}
+
+export type ImportState =
+  | { status: 'idle' }
+  | { status: 'uploading'; run: number; fileName: string; progress: ImportProgress | null }
+  | { status: 'done'; result: ImportResult }
+  | { status: 'failed'; message: string };
+
+export type ImportAction =
+  | { type: 'start'; run: number; fileName: string }
+  | { type: 'progress'; run: number; progress: ImportProgress }
+  | { type: 'succeeded'; run: number; result: ImportResult }
+  | { type: 'failed'; run: number; message: string }
+  | { type: 'dismiss' };
+
+export const initialImportState: ImportState = { status: 'idle' };
+
+/**
+ * The Import's state: one upload at a time (`run` numbers it; what an older run reports is
+ * ignored), its progress, then the result or the service's message.
+ */
+export function importReducer(state: ImportState, action: ImportAction): ImportState {
+  switch (action.type) {
+    case 'start':
+      return { status: 'uploading', run: action.run, fileName: action.fileName, progress: null };
+    case 'progress':
+      return state.status === 'uploading' && state.run === action.run
+        ? { ...state, progress: action.progress }
+        : state;
+    case 'succeeded':
+      return state.status === 'uploading' && state.run === action.run
+        ? { status: 'done', result: action.result }
+        : state;
+    case 'failed':
+      return state.status === 'uploading' && state.run === action.run
+        ? { status: 'failed', message: action.message }
+        : state;
+    case 'dismiss':
+      return state.status === 'uploading' ? state : initialImportState;
+  }
+}
+
+/** Why `file` need not be sent at all (the service would refuse it the same way), or null. */
+export function importFileProblem(file: { size: number }): string | null {
+  if (file.size === 0) return ImportMessages.empty;
+  if (file.size > ImportLimits.fileMaxBytes) return ImportMessages.fileTooLarge;
+  return null;
+}
+
+/** The upload's share sent, 0-100, or null while unknown. */
+export function importPercent(progress: ImportProgress | null): number | null {
+  if (!progress || progress.total <= 0) return null;
+  return Math.min(100, Math.round((progress.loaded / progress.total) * 100));
+}
+
+/** The line under the progress bar: the share sent, then the service at work. */
+export function importNote(state: Extract<ImportState, { status: 'uploading' }>): string {
+  const percent = importPercent(state.progress);
+  if (percent === null || percent < 100) return IMPORT_TEXTS.uploading(state.fileName);
+  return IMPORT_TEXTS.processing(state.fileName);
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** What was left out, in words (`''` when nothing was). */
+export function skippedSummary(skipped: ImportResult['skipped']): string {
+  const parts = [
+    skipped.destinations > 0 ? plural(skipped.destinations, 'place') : '',
+    skipped.photos > 0 ? plural(skipped.photos, 'photo') : '',
+    skipped.trips > 0 ? plural(skipped.trips, 'trip') : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `Skipped: ${parts.join(', ')} (over the limits or unreadable).` : '';
+}
