@@ -69,6 +69,14 @@ const download = (user: string | null, path: string) =>
 
 const paris = { name: 'Paris — Île de la Cité', lon: 2.3459, lat: 48.8554 };
 const zurich = { name: 'Zürich', lon: 8.5417, lat: 47.3769 };
+/** The line through the destinations, in the trip's order (GPX's route, KML's last placemark). */
+const ROUTE = {
+  type: 'LineString',
+  coordinates: [
+    [paris.lon, paris.lat],
+    [zurich.lon, zurich.lat],
+  ],
+};
 /** The story as the trip holds it: a form sends its line breaks as CRLF (HTML's rule). */
 const stored = () => trip.destinations[0]!.story;
 
@@ -107,13 +115,7 @@ describe('GET /api/trips/{id}/export.<format> (the owner)', () => {
     ]);
     const route = features.find((f) => f.geometry?.type === 'LineString');
     expect(route?.properties?.name).toBe('Été à Paris & Zürich');
-    expect(route?.geometry).toEqual({
-      type: 'LineString',
-      coordinates: [
-        [paris.lon, paris.lat],
-        [zurich.lon, zurich.lat],
-      ],
-    });
+    expect(route?.geometry).toEqual(ROUTE);
   });
 
   it('KML: valid against OGC KML 2.2; togeojson reads back each placemark and the route', async () => {
@@ -133,16 +135,7 @@ describe('GET /api/trips/{id}/export.<format> (the owner)', () => {
         { name: zurich.name, timespan: { begin: '2026-07-03', end: '2026-07-05' } },
         { type: 'Point', coordinates: [zurich.lon, zurich.lat] },
       ],
-      [
-        { name: 'Route' },
-        {
-          type: 'LineString',
-          coordinates: [
-            [paris.lon, paris.lat],
-            [zurich.lon, zurich.lat],
-          ],
-        },
-      ],
+      [{ name: 'Route' }, ROUTE],
     ]);
   });
 
