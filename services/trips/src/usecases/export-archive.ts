@@ -119,7 +119,14 @@ export async function exportArchive(
     );
   }
   zip.on('error', (err: unknown) => fail(err));
-  output.once('close', stop);
+  let ended = false;
+  output.once('end', () => (ended = true));
+  output.once('close', () => {
+    if (!ended && !stopped) {
+      deps.logger.info({ userId: identity.userId }, 'the account export stopped: the client left');
+    }
+    stop();
+  });
   zip.end();
   return { fileName: exportFileName(now), stream: output };
 }
