@@ -14,15 +14,15 @@ const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/impo
 const TODAY = '2026-01-15';
 
 describe('GPX (togeojson)', () => {
-  it('groups a 3-day track by UTC day: one destination per day at its first point', () => {
+  it('groups a 3-day track by UTC day: one destination per day at its first point, a waypoint for its day', () => {
     const draft = documentDraft('xml', fixture('tmb-3-days.gpx'), 'tmb-3-days.gpx');
     expect(draft.format).toBe('gpx');
     const [trip] = draft.trips;
     expect(trip!.name).toBe('Tour du Mont Blanc, days 1-3');
     expect(trip!.places.map((p) => [p.name, p.startDate, p.latitude, p.longitude])).toEqual([
       ['Day 1', '2024-07-08', 45.8906, 6.7985],
-      // the day's first point; named by that day's waypoint, its story the waypoint's
-      ['Notre-Dame de la Gorge', '2024-07-09', 45.8203, 6.7165],
+      // the day has a waypoint: the waypoint is that day's destination
+      ['Notre-Dame de la Gorge', '2024-07-09', 45.7901, 6.7138],
       ['Day 3', '2024-07-10', 45.6958, 6.7283],
     ]);
     expect(trip!.places[1]!.story).toMatch(/^Coffee at the chapel/);
@@ -32,6 +32,48 @@ describe('GPX (togeojson)', () => {
       endDate: '2024-07-10',
       visibility: 'friends',
     });
+  });
+
+  it('reads our own export back place by place (two on one day), its route adding nothing', () => {
+    const draft = documentDraft('xml', fixture('wayfarer-export.gpx'), 'x.gpx');
+    const { input } = planImport(draft, TODAY).trips[0]!;
+    expect(input.name).toBe('Portugal by train');
+    expect(input.destinations.map((d) => [d.name, d.startDate, d.latitude, d.story])).toEqual([
+      ['Lisbon, Portugal', '2025-05-02', 38.7223, 'Trams and hills.'],
+      ['Porto, Portugal', '2025-05-06', 41.1579, ''],
+      ['Ribeira, Porto', '2025-05-06', 41.1496, ''],
+    ]);
+  });
+
+  it('groups a route by the times of its points; a track without times is a place only alone', () => {
+    const gpx = (body: string) =>
+      Buffer.from(`<gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1">${body}</gpx>`);
+    const route = documentDraft(
+      'xml',
+      gpx(
+        '<rte><name>Ferry hops</name>' +
+          '<rtept lat="60.39" lon="5.32"><time>2024-05-01T08:00:00Z</time></rtept>' +
+          '<rtept lat="61.00" lon="5.50"><time>2024-05-01T15:00:00Z</time></rtept>' +
+          '<rtept lat="62.47" lon="6.15"><time>2024-05-03T09:00:00Z</time></rtept></rte>',
+      ),
+      'x',
+    );
+    expect(route.trips[0]!.name).toBe('Ferry hops');
+    expect(route.trips[0]!.places.map((p) => [p.name, p.startDate, p.latitude])).toEqual([
+      ['Day 1', '2024-05-01', 60.39],
+      ['Day 3', '2024-05-03', 62.47],
+    ]);
+    const track = documentDraft(
+      'xml',
+      gpx(
+        '<trk><name>Morning run</name><trkseg><trkpt lat="59.91" lon="10.75"/>' +
+          '<trkpt lat="59.92" lon="10.76"/></trkseg></trk>',
+      ),
+      'x',
+    );
+    expect(track.trips[0]!.places.map((p) => [p.name, p.startDate, p.latitude])).toEqual([
+      ['Morning run', undefined, 59.91],
+    ]);
   });
 
   it('makes each waypoint without a time a destination of its own (dated today)', () => {

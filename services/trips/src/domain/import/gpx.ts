@@ -1,6 +1,6 @@
 import { gpx } from '@tmcw/togeojson';
 import type { Feature, Position } from 'geojson';
-import type { Document } from '@xmldom/xmldom';
+import type { Document, Element } from '@xmldom/xmldom';
 import type { DraftPlace, ImportDraft } from './draft';
 import { utcDate } from './draft';
 import { htmlToText } from './text';
@@ -9,84 +9,111 @@ import { childText } from './xml';
 /**
  * A GPX document (`parseXml`) as one trip, read with `@tmcw/togeojson` (maintained, the
  * Mapbox converter, GPX 1.0 and 1.1):
- * - every timed point (waypoints, track and route points) is grouped by its UTC calendar day;
- *   each day is ONE destination at the day's FIRST point (where the day started: a real point
- *   of the track, where a centroid could fall in the sea or between two valleys), named by the
- *   first named waypoint of that day, else `Day N` (N counting calendar days from the first),
- *   its story the day's waypoint descriptions;
- * - a waypoint without a time is a destination of its own (undated: the import's today);
- * - a track or route without times is one undated destination at its first point, named by it.
- * The trip is named by the GPX's metadata name, else its first track's or route's, else `GPX`.
+ * - each waypoint is a destination (its name and description; dated by its `<time>`, else
+ *   undated: the import's today), so a GPX of places, ours included, comes back place by place;
+ * - track and route points are grouped by their UTC calendar day: a day no timed waypoint
+ *   covers becomes ONE destination at the day's FIRST point (where the day started: a real
+ *   point of the track, where a centroid could fall in a lake or between two valleys), named
+ *   `Day N` (N counting calendar days from the track's first);
+ * - a track or route without any time stands for a place only in a file with nothing else:
+ *   one destination at its first point, named by it.
+ * Destinations are in time order (undated ones last, in the file's order). The trip is named
+ * by the GPX's metadata name, else its first track's or route's, else the file's.
  */
 export function gpxDraft(doc: Document, fileName = ''): ImportDraft {
   const collection = gpx(doc);
-  const metadata = Array.from(doc.documentElement?.childNodes ?? []).find(
-    (n) => (n as { localName?: string }).localName === 'metadata',
-  ) as Parameters<typeof childText>[0] | undefined;
-  let tripName = childText(metadata ?? null, 'name');
+  let tripName = childText(childElement(doc.documentElement, 'metadata'), 'name');
 
-  const days = new Map<string, Day>();
-  const untimed: DraftPlace[] = [];
-  const dayOfPoint = (at: Date | null, position: Position): Day | null => {
-    if (!at) return null;
+  const waypoints: Timed[] = [];
+  const days = new Map<string, { at: Date; position: Position }>();
+  const untimedLines: DraftPlace[] = [];
+  const trackPoint = (at: Date | null, position: Position): boolean => {
+    if (!at) return false;
     const day = utcDate(at);
-    let entry = days.get(day);
-    if (!entry) days.set(day, (entry = { day, first: at, position, names: [], stories: [] }));
-    else if (at < entry.first) Object.assign(entry, { first: at, position });
-    return entry;
+    const first = days.get(day);
+    if (!first || at < first.at) days.set(day, { at, position });
+    return true;
   };
 
   for (const feature of collection.features) {
     const props = feature.properties ?? {};
     const name = typeof props.name === 'string' ? props.name : '';
-    const story = htmlToText(typeof props.desc === 'string' ? props.desc : '');
     if (feature.geometry?.type === 'Point') {
-      const position = feature.geometry.coordinates;
-      const day = dayOfPoint(timeOf(props.time), position);
-      if (day) {
-        if (name) day.names.push(name);
-        if (story) day.stories.push(story);
-      } else {
-        untimed.push(place(name, position, story));
-      }
+      const story = htmlToText(typeof props.desc === 'string' ? props.desc : '');
+      waypoints.push({
+        at: timeOf(props.time),
+        place: place(name, feature.geometry.coordinates, story),
+      });
       continue;
     }
+    // togeojson keeps no times of route points: routes are read from the document below
+    if (props._gpxType === 'rte') continue;
     tripName ||= name;
     const lines = linesOf(feature);
     const times = timesOf(feature, lines.length);
     let timed = false;
     lines.forEach((line, l) =>
       line.forEach((position, p) => {
-        if (dayOfPoint(timeOf(times[l]?.[p]), position)) timed = true;
+        if (trackPoint(timeOf(times[l]?.[p]), position)) timed = true;
       }),
     );
-    if (!timed && lines[0]?.[0]) untimed.push(place(name, lines[0][0], story));
+    if (!timed && lines[0]?.[0]) untimedLines.push(place(name, lines[0][0], ''));
+  }
+  for (const route of elements(doc.documentElement, 'rte')) {
+    const name = childText(route, 'name');
+    tripName ||= name;
+    let timed = false;
+    let first: Position | null = null;
+    for (const point of elements(route, 'rtept')) {
+      const position = [Number(point.getAttribute('lon')), Number(point.getAttribute('lat'))];
+      first ??= position;
+      if (trackPoint(timeOf(childText(point, 'time')), position)) timed = true;
+    }
+    if (!timed && first) untimedLines.push(place(name, first, ''));
   }
 
-  const ordered = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
-  const firstDay = ordered[0] ? Date.parse(ordered[0].day) : 0;
-  const dated = ordered.map((d): DraftPlace => ({
-    ...place(
-      d.names[0] ?? `Day ${Math.round((Date.parse(d.day) - firstDay) / 86_400_000) + 1}`,
-      d.position,
-      d.stories.join('\n\n'),
-    ),
-    startDate: d.day,
-    endDate: d.day,
-  }));
+  const covered = new Set(waypoints.flatMap((w) => (w.at ? [utcDate(w.at)] : [])));
+  const ordered = [...days.keys()].sort();
+  const firstDay = ordered[0] ? Date.parse(ordered[0]) : 0;
+  const trackDays = ordered
+    .filter((day) => !covered.has(day))
+    .map((day): Timed => {
+      const n = Math.round((Date.parse(day) - firstDay) / 86_400_000) + 1;
+      return { at: days.get(day)!.at, place: place(`Day ${n}`, days.get(day)!.position, '') };
+    });
+  const dated = [...waypoints, ...trackDays]
+    .filter((t): t is Timed & { at: Date } => t.at !== null)
+    .sort((a, b) => a.at.getTime() - b.at.getTime())
+    .map((t) => ({ ...t.place, startDate: utcDate(t.at), endDate: utcDate(t.at) }));
+  const undated = waypoints.filter((w) => w.at === null).map((w) => w.place);
+  const places = [...dated, ...undated];
   return {
     format: 'gpx',
-    trips: [{ name: tripName || fileName || 'GPX', places: [...dated, ...untimed] }],
+    trips: [
+      {
+        name: tripName || fileName || 'GPX',
+        places: places.length > 0 ? places : untimedLines,
+      },
+    ],
     skippedPlaces: 0,
   };
 }
 
-interface Day {
-  day: string;
-  first: Date;
-  position: Position;
-  names: string[];
-  stories: string[];
+interface Timed {
+  at: Date | null;
+  place: DraftPlace;
+}
+
+type Parent = { childNodes: ArrayLike<unknown> } | null | undefined;
+
+/** The direct children of `parent` whose local name is `name`. */
+function elements(parent: Parent, name: string): Element[] {
+  if (!parent) return [];
+  return (Array.from(parent.childNodes) as Element[]).filter((n) => n.localName === name);
+}
+
+function childElement(parent: Parent, name: string): Element | null {
+  return elements(parent, name)[0] ?? null;
 }
 
 function place(name: string, [longitude, latitude]: Position, story: string): DraftPlace {
@@ -94,7 +121,7 @@ function place(name: string, [longitude, latitude]: Position, story: string): Dr
 }
 
 function timeOf(value: unknown): Date | null {
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || value === '') return null;
   const at = new Date(value);
   return Number.isNaN(at.getTime()) ? null : at;
 }
@@ -106,7 +133,7 @@ function linesOf(feature: Feature): Position[][] {
   return [];
 }
 
-/** The per-point times togeojson keeps: one list per line (a single line's list unwrapped). */
+/** The per-point times togeojson keeps for a track: one list per segment (one unwrapped). */
 function timesOf(feature: Feature, lines: number): unknown[][] {
   const coordinateProperties = (feature.properties?.coordinateProperties ?? {}) as {
     times?: unknown;
