@@ -494,6 +494,29 @@ const PROFILE_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
   name: asText(nastyString),
   profilePicture: fileBytes,
 };
+/** Issue 22: the import's one file, a small GPX when valid. */
+const IMPORT_GPX = text(
+  '<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">' +
+    '<wpt lat="48.85" lon="2.35"><name>Fuzzville</name></wpt></gpx>',
+);
+const IMPORT_FORM: Part0[] = [
+  { name: 'file', value: IMPORT_GPX, filename: 'trip.gpx', contentType: 'application/gpx+xml' },
+];
+const IMPORT_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
+  file: fc.oneof(
+    fileBytes,
+    nastyString.map((name) =>
+      text(`<gpx><wpt lat="1" lon="1"><name>${name}</name><desc>${name}</desc></wpt></gpx>`),
+    ),
+    nastyString.map((name) =>
+      text(
+        `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"name":${JSON.stringify(name)}}}]}`,
+      ),
+    ),
+    fc.constant(text('<!DOCTYPE gpx [<!ENTITY a "aaaa">]><gpx>&a;</gpx>')),
+    fc.constant(Buffer.from('PK\u0003\u0004 not really a zip')),
+  ),
+};
 const REGISTER_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
   name: asText(nastyString),
   email: asText(fc.oneof(nastyString, fc.emailAddress(), fc.constant('a@b'))),
@@ -968,6 +991,22 @@ export function fuzzRoutes(): FuzzRoute[] {
     plain('GET /api/stats', '/api/stats'),
     // issue 22: the caller's whole account as a ZIP
     plain('GET /api/export', '/api/export'),
+    // issue 22: trips from a GPX, KML, GeoJSON or ZIP file
+    {
+      name: 'POST /api/import',
+      prefix: '/api/import',
+      watch: ['myTrips'],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'POST',
+          path: fc.constant('/api/import'),
+          body: multipartBody(
+            IMPORT_FORM,
+            IMPORT_VALUES,
+            fc.constantFrom('file', 'files', 'photos[0]', ''),
+          ),
+        }),
+    },
     {
       name: 'GET /api/stats/friends/:friendId',
       prefix: '/api/stats',
