@@ -24,6 +24,12 @@ const env = loadConfig(
     ...(process.env.MYTRIPS_CACHE_MAX_BYTES
       ? { MYTRIPS_CACHE_MAX_BYTES: process.env.MYTRIPS_CACHE_MAX_BYTES }
       : {}),
+    // the account export's other areas (export.bench.ts: a closed port, never the dev stack's)
+    ...Object.fromEntries(
+      ['AUTH_URL', 'BUCKETLIST_URL', 'SOCIAL_URL', 'JOURNAL_URL', 'CHAT_URL'].flatMap((key) =>
+        process.env[key] ? [[key, process.env[key]]] : [],
+      ),
+    ),
   }),
 );
 const svc = await createService(env, { skipHistory: true });

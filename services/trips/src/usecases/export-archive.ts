@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { ExportArchive, ExportAreas, TripExportFormats } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
@@ -15,6 +14,7 @@ import {
 import { exportTripFile } from '../domain/export';
 import type { ExportAreasClient } from '../store/export-areas';
 import type { TripsRepo } from '../store/trips';
+import { ZipFile } from './zip-writer';
 
 export interface ExportArchiveDeps {
   trips: Pick<TripsRepo, 'listByOwner'>;
