@@ -10,10 +10,12 @@ import {
   ImportLimits,
   ImportMessages,
   ImportResult,
+  Topics,
   Trip,
   TripSummary,
   type ExportedTrip,
 } from '@wayfarer/contracts';
+import { waitForEvents } from '@wayfarer/test-kit';
 import { jpegWithGps } from '@wayfarer/test-kit/images';
 import { png } from '../fixtures';
 import { renameEntry, zeroBomb, zipBuffer, zipFile } from '../import-zip';
@@ -294,6 +296,23 @@ describe('POST /api/import: each format', () => {
       endDate: '2025-04-02',
     });
     expect(await myTrips(user)).toHaveLength(2);
+    // created through the create use case: each trip's trip.created on Kafka, as any create's
+    const ids = result.trips.map((t) => t._id);
+    const events = await waitForEvents<{
+      type: string;
+      aggregateId: string;
+      payload: { ownerId: string; visibility?: string };
+    }>(Topics.tripsTrip, (e) => e.type === 'trip.created' && ids.includes(e.aggregateId), {
+      count: 2,
+    });
+    expect(
+      events.map((e) => [e.aggregateId, e.payload.ownerId, e.payload.visibility]).sort(),
+    ).toEqual(
+      [
+        [ids[0], user, 'private'],
+        [ids[1], user, 'friends'],
+      ].sort(),
+    );
   });
 });
 
