@@ -1,6 +1,7 @@
 import { CloseSmallIcon } from '../components/icons';
 import '../styles/import.css';
-import { importNote, importPercent, IMPORT_TEXTS, skippedSummary } from './importState';
+import { UploadProgress } from '../trips/components/UploadProgress';
+import { importNote, IMPORT_TEXTS, skippedSummary } from './importState';
 import type { Importer } from './useImport';
 
 /**
@@ -12,28 +13,14 @@ export function ImportStatus({ importer }: { importer: Importer }) {
   const { state } = importer;
   let content = null;
   if (state.status === 'uploading') {
-    const percent = importPercent(state.progress);
     content = (
       <div className="import-status">
-        <div className="import-progress-row">
-          <div
-            className="progress-bar"
-            role="progressbar"
-            aria-label={IMPORT_TEXTS.progressLabel}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent ?? undefined}
-          >
-            <span
-              className={`progress-fill${percent === null ? ' is-indeterminate' : ''}`}
-              style={percent === null ? undefined : { width: `${percent}%` }}
-            />
-          </div>
-          <span className="import-percent" aria-hidden="true">
-            {percent === null ? '' : `${percent}%`}
-          </span>
-        </div>
-        <span className="upload-note">{importNote(state)}</span>
+        <UploadProgress
+          progress={state.progress}
+          label={IMPORT_TEXTS.progressLabel}
+          note={importNote(state)}
+          showPercent
+        />
       </div>
     );
   } else if (state.status === 'done' || state.status === 'failed') {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IMPORT_FIELD, ImportLimits, ImportMessages, type ImportResult } from '@wayfarer/contracts';
 import { ApiError } from '../api/client';
+import { progressPercent } from '../trips/tripFormState';
 import { uploadImport } from './api';
 import {
   importFileProblem,
   importNote,
-  importPercent,
   importReducer,
   initialImportState,
   skippedSummary,
@@ -28,7 +28,7 @@ describe('importReducer', () => {
     });
     expect(state).toEqual({ status: 'uploading', run: 1, fileName: 'alps.gpx', progress: null });
     state = importReducer(state, { type: 'progress', run: 1, progress: { loaded: 5, total: 10 } });
-    expect(state.status === 'uploading' && importPercent(state.progress)).toBe(50);
+    expect(state.status === 'uploading' && progressPercent(state.progress)).toBe(50);
     state = importReducer(state, { type: 'succeeded', run: 1, result });
     expect(state).toEqual({ status: 'done', result });
     expect(importReducer(state, { type: 'dismiss' })).toEqual(initialImportState);

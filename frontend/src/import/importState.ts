@@ -1,4 +1,5 @@
 import { ImportLimits, ImportMessages, type ImportResult } from '@wayfarer/contracts';
+import { progressPercent, type UploadProgress } from '../trips/tripFormState';
 
 /** Texts of the trips list's Import (issue 22). */
 export const IMPORT_TEXTS = {
@@ -12,10 +13,7 @@ export const IMPORT_TEXTS = {
   dismiss: 'Dismiss',
 } as const;
 
-export interface ImportProgress {
-  loaded: number;
-  total: number;
-}
+export type ImportProgress = UploadProgress;
 
 export type ImportState =
   | { status: 'idle' }
@@ -64,15 +62,9 @@ export function importFileProblem(file: { size: number }): string | null {
   return null;
 }
 
-/** The upload's share sent, 0-100, or null while unknown. */
-export function importPercent(progress: ImportProgress | null): number | null {
-  if (!progress || progress.total <= 0) return null;
-  return Math.min(100, Math.round((progress.loaded / progress.total) * 100));
-}
-
 /** The line under the progress bar: the share sent, then the service at work. */
 export function importNote(state: Extract<ImportState, { status: 'uploading' }>): string {
-  const percent = importPercent(state.progress);
+  const percent = progressPercent(state.progress);
   if (percent === null || percent < 100) return IMPORT_TEXTS.uploading(state.fileName);
   return IMPORT_TEXTS.processing(state.fileName);
 }
