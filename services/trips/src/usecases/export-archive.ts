@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, pipeline, Readable } from 'node:stream';
 import { ExportArchive, ExportAreas, TripExportFormats } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
@@ -15,6 +15,9 @@ import { exportTripFile } from '../domain/export';
 import type { ExportAreasClient } from '../store/export-areas';
 import type { TripsRepo } from '../store/trips';
 import { ZipFile } from './zip-writer';
+
+/** How far the export reads a photo ahead of the client (bounded memory per download). */
+export const EXPORT_READAHEAD_BYTES = 1024 * 1024;
 
 export interface ExportArchiveDeps {
   trips: Pick<TripsRepo, 'listByOwner'>;
@@ -79,12 +82,33 @@ export async function exportArchive(
   }
 
   const output = zip.outputStream as Readable;
+  const { photos } = archived;
   let current: Readable | null = null;
   let stopped = false;
+  // each photo's GET goes out while the one before is streamed (its first bytes are there when
+  // its turn comes); at most one ahead
+  const requested = new Map<number, Promise<Readable | null>>();
+  const request = (i: number): Promise<Readable | null> | undefined => {
+    if (i >= photos.length) return undefined;
+    let pending = requested.get(i);
+    if (!pending) {
+      pending = deps.photos.get(photos[i]!.key);
+      pending.catch(() => undefined); // answered when its turn comes (`open`)
+      requested.set(i, pending);
+    }
+    return pending;
+  };
   const stop = () => {
     stopped = true;
     current?.destroy();
     current = null;
+    for (const pending of requested.values()) {
+      pending.then(
+        (stream) => stream?.destroy(),
+        () => undefined,
+      );
+    }
+    requested.clear();
   };
   const fail = (err: unknown, photo?: ArchivedPhoto) => {
     if (stopped) return;
@@ -92,9 +116,13 @@ export async function exportArchive(
     stop();
     output.destroy(err instanceof Error ? err : new Error(String(err)));
   };
-  const open = (photo: ArchivedPhoto, done: (err: null, stream: Readable) => void) => {
+  const open = (i: number, done: (err: null, stream: Readable) => void) => {
     if (stopped) return; // the download is gone: the ZIP stays unfinished, then collected
-    deps.photos.get(photo.key).then(
+    const photo = photos[i]!;
+    const pending = request(i)!;
+    requested.delete(i);
+    void request(i + 1);
+    pending.then(
       (stream) => {
         if (stopped) {
           stream?.destroy();
@@ -104,20 +132,24 @@ export async function exportArchive(
           // removed since the trip was read (a photo deleted meanwhile): an empty entry
           deps.logger.warn({ key: photo.key }, 'a photo of the account export is gone');
         }
-        const source = stream ?? Readable.from([]);
-        // yazl pipes the stream but does not listen for its errors
-        source.once('error', (err) => fail(err, photo));
-        current = source;
-        done(null, source);
+        // read ahead of the client by at most EXPORT_READAHEAD_BYTES: MinIO keeps sending in
+        // long runs while the client drains (yazl pipes the stream but does not listen for its
+        // errors: the pipeline does)
+        const buffered = new PassThrough({ highWaterMark: EXPORT_READAHEAD_BYTES });
+        pipeline(stream ?? Readable.from([]), buffered, (err) => {
+          if (err) fail(err, photo);
+        });
+        current = buffered;
+        done(null, buffered);
       },
       (err: unknown) => fail(err, photo),
     );
   };
-  for (const photo of archived.photos) {
+  photos.forEach((photo, i) => {
     zip.addReadStreamLazy(archiveEntry(photo.path), { mtime: now, compress: false }, (done) =>
-      open(photo, done),
+      open(i, done),
     );
-  }
+  });
   zip.on('error', (err: unknown) => fail(err));
   let ended = false;
   output.once('end', () => (ended = true));

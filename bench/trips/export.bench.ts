@@ -1,0 +1,206 @@
+/**
+ * The account export (issue 22): `GET /api/export` of a user with ~2 GB of photos against a plain
+ * sequential read of the same objects from MinIO, side by side in the same run.
+ *
+ *   node --import tsx bench/trips/export.bench.ts
+ *
+ * trips runs in a process of its own (`process.ts`); this process is the client. Seeded: photo
+ * objects of 10 MB of random bytes put straight into the trips process's bucket through
+ * storage's ObjectStore (BENCH_EXPORT_BYTES in all, default 2 GiB: 200 objects), and trip
+ * documents pointing at them as originals (`benchTrips`, 10 photos a trip). Then in alternating
+ * rounds (BENCH_EXPORT_ROUNDS, default 2 each):
+ * - baseline: every original read one after the other from MinIO (`ObjectStore.get`, the bytes
+ *   counted and dropped), as the export reads them;
+ * - the export: `GET /api/export` from the trips process, signed as the gateway signs it, the
+ *   bytes counted and dropped, while the process's VmRSS (/proc/<pid>/status) is sampled every
+ *   50 ms.
+ * Budgets: the export's throughput (archive bytes per second, best round) / the plain read's
+ * (best round) >= 0.7; the trips process's peak RSS growth during an export (peak minus the RSS
+ * just before it) under 100 MB. The other services' areas are not running here (their addresses
+ * are a closed port): each answers at once with a refused connection, listed as missing.
+ * The objects go with the bucket when the process stops.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { loadavg } from 'node:os';
+import { createServer } from 'node:net';
+import { MongoClient } from 'mongodb';
+import { ObjectStore } from '@wayfarer/storage';
+import { gatewayHeaders, testInfra } from '@wayfarer/test-kit';
+import { recordBudget } from '../lib/results';
+import { benchTrips, insertTrips, startTripsProcess } from './process';
+
+const OBJECT_BYTES = 10 * 1024 * 1024;
+const TOTAL_BYTES = Number(process.env.BENCH_EXPORT_BYTES ?? 2 * 1024 ** 3);
+const ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 2);
+const OBJECTS = Math.max(10, Math.round(TOTAL_BYTES / OBJECT_BYTES / 10) * 10);
+const RATIO_BUDGET = 0.7;
+const RSS_BUDGET = 100 * 1024 * 1024;
+const owner = `bench-exporter-${Date.now()}`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** A loopback address nothing listens on: the other areas, refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const down = `http://127.0.0.1:${await closedPort()}`;
+for (const key of ['AUTH_URL', 'BUCKETLIST_URL', 'SOCIAL_URL', 'JOURNAL_URL', 'CHAT_URL']) {
+  process.env[key] = down;
+}
+
+/** CPU seconds a process has used (user + system, /proc/<pid>/stat; 100 ticks a second). */
+const cpuSeconds = (pid: number | 'self'): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+const vmRss = (pid: number): number => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+};
+
+const trips = await startTripsProcess('export');
+const client = await MongoClient.connect(testInfra().mongoUrl);
+const infra = testInfra();
+// process.ts names the bucket after the database: bench_<name>_<suffix>, bench-<name>-<suffix>
+const bucket = trips.mongoDb.replace(/^bench_export_/, 'bench-export-');
+const store = ObjectStore.connect({
+  endpoint: infra.s3.endpoint,
+  accessKey: infra.s3.accessKey,
+  secretKey: infra.s3.secretKey,
+  region: 'us-east-1',
+  bucket,
+});
+try {
+  // seed: trip documents, then an object of 10 MB behind every original they name
+  const docs = benchTrips({
+    count: OBJECTS / 10,
+    owner,
+    destinations: 5,
+    name: (t) => `Exported trip ${t}`,
+    story: (n) => 'word '.repeat(n).trim(),
+  });
+  const originals = docs.flatMap((t) =>
+    t.destinations.flatMap((d) => d.photos.map((p) => p.original)),
+  );
+  const bytes = randomBytes(OBJECT_BYTES);
+  const seedStart = performance.now();
+  for (const [i, original] of originals.entries()) {
+    bytes.writeUInt32BE(i, 0); // each object its own
+    original.bytes = OBJECT_BYTES;
+    await store.put(original.key, bytes, 'image/jpeg');
+  }
+  await insertTrips(client, trips.mongoDb, docs);
+  const total = originals.length * OBJECT_BYTES;
+  console.log(
+    `seeded ${originals.length} objects, ${mb(total)}, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
+
+  const plainRead = async () => {
+    const started = performance.now();
+    let read = 0;
+    for (const original of originals) {
+      const stream = await store.get(original.key);
+      if (!stream) throw new Error(`missing ${original.key}`);
+      for await (const chunk of stream) read += (chunk as Buffer).length;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (read !== total) throw new Error(`read ${read} of ${total} bytes`);
+    return { bytesPerSecond: read / seconds, seconds };
+  };
+
+  const exportRound = () =>
+    new Promise<{
+      bytesPerSecond: number;
+      seconds: number;
+      rssGrowth: number;
+      bytes: number;
+      tripsCpu: number;
+    }>((resolve, reject) => {
+      const before = vmRss(trips.pid);
+      const cpuBefore = cpuSeconds(trips.pid);
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, vmRss(trips.pid));
+      }, 50);
+      const started = performance.now();
+      let received = 0;
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: trips.port,
+          path: '/api/export',
+          headers: gatewayHeaders('GET', '/api/export', { userId: owner }),
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            clearInterval(sampler);
+            reject(new Error(`GET /api/export: ${res.statusCode}`));
+            return;
+          }
+          res.on('data', (chunk: Buffer) => (received += chunk.length));
+          res.on('end', () => {
+            clearInterval(sampler);
+            peak = Math.max(peak, vmRss(trips.pid));
+            const seconds = (performance.now() - started) / 1000;
+            resolve({
+              bytesPerSecond: received / seconds,
+              seconds,
+              rssGrowth: peak - before,
+              bytes: received,
+              tripsCpu: cpuSeconds(trips.pid) - cpuBefore,
+            });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (err) => {
+        clearInterval(sampler);
+        reject(err);
+      });
+      req.end();
+    });
+
+  const plain: number[] = [];
+  const exported: number[] = [];
+  const growth: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = await plainRead();
+    plain.push(a.bytesPerSecond);
+    const b = await exportRound();
+    if (b.bytes < total) throw new Error(`the archive has ${b.bytes} bytes, the photos ${total}`);
+    exported.push(b.bytesPerSecond);
+    growth.push(b.rssGrowth);
+    console.log(
+      `round ${round + 1}: plain read ${mb(a.bytesPerSecond)}/s (${a.seconds.toFixed(1)} s), ` +
+        `export ${mb(b.bytesPerSecond)}/s (${b.seconds.toFixed(1)} s, ${mb(b.bytes)}), ` +
+        `trips RSS growth ${mb(b.rssGrowth)}, trips CPU ${b.tripsCpu.toFixed(1)} s ` +
+        `(${((100 * b.tripsCpu) / b.seconds).toFixed(0)}% of a core), load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+  }
+  recordBudget({
+    name: `GET /api/export of ${mb(total)} of photos / a plain sequential read of the same objects from MinIO`,
+    figure: Math.max(...exported) / 1024 / 1024,
+    baseline: Math.max(...plain) / 1024 / 1024,
+    unit: 'MB/s',
+    budget: { ratioAtLeast: RATIO_BUDGET },
+    note: `${originals.length} objects of 10 MB, best of ${ROUNDS} alternating rounds each`,
+  });
+  recordBudget({
+    name: `trips' peak RSS growth during GET /api/export of ${mb(total)}`,
+    figure: Math.max(...growth),
+    baseline: null,
+    unit: 'bytes',
+    budget: { figureBelow: RSS_BUDGET },
+    note: `VmRSS sampled every 50 ms; worst of ${ROUNDS} exports`,
+  });
+} finally {
+  await client.close();
+  await trips.stop();
+}
