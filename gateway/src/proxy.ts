@@ -222,7 +222,11 @@ export async function registerProxies(
       ...(onChat ? {} : { httpMethods: ['DELETE', 'PATCH', 'POST', 'PUT', 'OPTIONS'] }),
       // undici (reply-from's default client): about half the CPU per request of node:http's;
       // its connections read a service's early answer even when writing the body failed
-      undici: { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: upstreamConnector() },
+      undici: {
+        headersTimeout: route.timeoutMs ?? timeoutMs,
+        bodyTimeout: route.timeoutMs ?? timeoutMs,
+        connect: upstreamConnector(),
+      },
       // its two info lines per request are replaced by the gateway's one access-log line
       disableRequestLogging: true,
       preHandler: (request, reply, done) =>

@@ -1,4 +1,4 @@
-import { BodyLimits, SharePaths } from '@wayfarer/contracts';
+import { BodyLimits, ImportLimits, SharePaths } from '@wayfarer/contracts';
 
 /**
  * The proxy table: which service answers which `/api` path, and whether a session is needed.
@@ -32,6 +32,8 @@ export interface ProxyRoute {
    * (SHARED_RATE_LIMIT_PER_MINUTE, issue 20).
    */
   rateLimit?: RateLimitKind;
+  /** How long the service may take to answer (default the gateway's `UPSTREAM_TIMEOUT_MS`). */
+  timeoutMs?: number;
 }
 
 /** The per-address limits besides the `/api` one (each its own count per address). */
@@ -90,7 +92,13 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
   { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.trip },
   // issue 22: one file of a GPX, KML, GeoJSON or ZIP to import trips from
-  { prefix: '/api/import', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.import },
+  {
+    prefix: '/api/import',
+    service: 'trips',
+    access: 'required',
+    maxBodyBytes: BodyLimits.import,
+    timeoutMs: ImportLimits.answerTimeoutMs,
+  },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
   // issue 22: the whole account as one ZIP, streamed (forward.ts: an answer without a length
   // goes to the client as it comes; the upstream timeout is per chunk, not for the download)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BodyLimits,
+  ImportLimits,
   registerBodyMaxBytes,
   TripLimits,
   tripBodyMaxBytes,
@@ -70,6 +71,8 @@ describe('body caps', () => {
     expect(capOf('/api/register')).toBe(registerBodyMaxBytes);
     expect(capOf('/api/login')).toBe(BodyLimits.login);
     expect(capOf('/api/import')).toBe(BodyLimits.import);
+    // issue 22: an import answers once its photos went through the image pipeline
+    expect(routeFor('/api/import')!.timeoutMs).toBe(ImportLimits.answerTimeoutMs);
     for (const path of ['/api/journal', '/api/trips/abc/x', '/api/places', '/api/logout']) {
       const route = routeFor(path)!;
       if (route.prefix === '/api/trips') continue;

@@ -122,6 +122,12 @@ export const ImportLimits = {
   zipRatioFromBytes: 1 * MiB,
   /** Trips one import creates at most (past it, the rest are counted as skipped). */
   tripsMax: 200,
+  /**
+   * How long the gateway waits for the import's answer once the file is sent (every photo goes
+   * through the image pipeline first: about half a second each for a phone photo on one core).
+   * Other routes answer within the gateway's `UPSTREAM_TIMEOUT_MS`.
+   */
+  answerTimeoutMs: 10 * 60_000,
 } as const;
 
 export const ImportMessages = {
