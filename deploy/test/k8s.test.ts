@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { largestBodyMaxMiB } from '@wayfarer/contracts';
+import { BodyLimits, ImportLimits, largestBodyMaxMiB } from '@wayfarer/contracts';
 import { parseEnvFile } from '@wayfarer/test-kit';
 import { DEFAULT_PORTS, STACK } from '../../scripts/stack/services';
 
@@ -628,6 +628,30 @@ function stackProblems(
       }
       if (site && JSON.stringify(hostsOf(site)) !== JSON.stringify(hostsOf(socket))) {
         problems.push(`Ingress ${appOf(socket)}: hosts differ from ${appOf(site)}'s (same origin)`);
+      }
+    }
+    // issue 22: the import, routed with a read timeout past the gateway's own wait for it
+    const importIngress = ingresses.find((ing) =>
+      (ing.spec?.rules ?? []).some((r) => r.http?.paths?.some((p) => p.path === '/api/import')),
+    );
+    if (!importIngress) problems.push('no Ingress routes /api/import (the import) to the gateway');
+    else {
+      for (const key of ['proxy-read-timeout', 'proxy-send-timeout']) {
+        if (!(nginxSeconds(importIngress, key) > ImportLimits.answerTimeoutMs / 1000)) {
+          problems.push(
+            `Ingress ${appOf(importIngress)}: ${key} not past the import's answer time`,
+          );
+        }
+      }
+      const bodySize =
+        importIngress.metadata?.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+      if (bodySize !== `${Math.ceil(BodyLimits.import / (1024 * 1024))}m`) {
+        problems.push(
+          `Ingress ${appOf(importIngress)}: proxy-body-size ${bodySize}, not the import's`,
+        );
+      }
+      if (site && JSON.stringify(hostsOf(site)) !== JSON.stringify(hostsOf(importIngress))) {
+        problems.push(`Ingress ${appOf(importIngress)}: hosts differ from ${appOf(site)}'s`);
       }
     }
   }
