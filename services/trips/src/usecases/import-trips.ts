@@ -144,7 +144,7 @@ async function takePhotos(
     }
     const filename = photo.entry.slice(photo.entry.lastIndexOf('/') + 1);
     photos.push({
-      field: 'file',
+      field: 'photo',
       filename,
       label: `The photo "${photo.entry}"`,
       path,

@@ -401,6 +401,44 @@ describe('POST /api/import: refused with a 400, nothing created', () => {
     await refused(other, 'other.zip', ImportMessages.unsupported);
   });
 
+  it('a photo the image pipeline refuses: the trips made before it are deleted again', async () => {
+    const user = newUserId();
+    const trip = (name: string, stepId: number) =>
+      Buffer.from(
+        JSON.stringify({
+          name,
+          all_steps: [
+            {
+              id: stepId,
+              name: `${name} step`,
+              start_time: 1717236000,
+              location: { lat: 55.95, lon: -3.19 },
+            },
+          ],
+        }),
+      );
+    // JPEG's first bytes (the sniff takes it), then nothing an image decoder can read
+    const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(400)]);
+    const zip = await zipBuffer([
+      { name: 'trip/A_1/trip.json', data: trip('First', 11) },
+      { name: 'trip/A_1/step_11/photos/fine.jpg', data: photo1, compress: false },
+      { name: 'trip/B_2/trip.json', data: trip('Second', 22) },
+      { name: 'trip/B_2/step_22/photos/broken.jpg', data: broken, compress: false },
+    ]);
+    const res = await postImport(user, zip, 'export.zip');
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe(
+      'photo ("broken.jpg") could not be read as an image.',
+    );
+    // the first trip was created, then deleted: gone from the list at once, its document
+    // removed by the relay once trip.deleted is out, its photo's objects removed
+    expect(await myTrips(user)).toEqual([]);
+    await expect
+      .poll(() => h.db.collection('trips').countDocuments({ ownerId: user }), { timeout: 20_000 })
+      .toBe(0);
+    expect(await h.db.collection('pending_uploads').countDocuments({ ownerId: user })).toBe(0);
+  });
+
   it('no file part, or not multipart at all', async () => {
     const user = newUserId();
     const res = await h.app.inject({
