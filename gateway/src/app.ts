@@ -1,3 +1,4 @@
+import { createServer, type ServerOptions } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
@@ -7,11 +8,13 @@ import {
   routePatternOf,
   type Logger,
 } from '@wayfarer/service-kit';
+import { addAnswerHeaders } from './answer-headers';
 import { registerCompression } from './compression';
 import { chatSocketUrls, upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
 import { ChatInstances, registerChatSocket } from './chat';
+import { createHotPath, handedOverOf, type HotPath } from './hot-path';
 import { registerProxies, upstreamTimingOf } from './proxy';
 import { SharedRateLimiter, type RateDecision } from './rate-limit';
 import { startRevocationCache } from './revocations';
@@ -20,6 +23,7 @@ import {
   compressedBodyMessage,
   DEFAULT_MAX_BODY_BYTES,
   maxBodyBytesFor,
+  PROXY_ROUTES,
   routeFor,
   type RateLimitKind,
 } from './routes';
@@ -37,11 +41,23 @@ export interface GatewayDeps {
   identityProofSecret: Buffer;
 }
 
+/** What Fastify passes its serverFactory (its own options, defaults applied). */
+interface FastifyServerSetup {
+  http?: ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+}
+
 /** Raw requests whose path was refused by `normaliseRequestUrl`, with the reason. */
 const refusedPaths = new WeakMap<object, string>();
 
 const pathOf = (url: string) => url.split('?', 1)[0] ?? '';
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+
+const setReplyHeader = (reply: FastifyReply, name: string, value: string) => {
+  reply.header(name, value);
+};
 
 /** Rate-limit windows (the limits are per minute). */
 const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -54,6 +70,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const { config, redis } = deps;
+  let hotPath: HotPath | null = null;
   const app = createHttpApp({
     name: 'gateway',
     logger: deps.logger,
@@ -73,6 +90,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       upstream: upstreamTimingOf(request)?.service ?? 'gateway',
     }),
     fastify: {
+      // the server's requests are offered to the hot path first (`hot-path.ts`), the rest go
+      // to Fastify; the server set up as Fastify sets up its own
+      serverFactory: (handler, fastifyOptions) => {
+        const options = fastifyOptions as FastifyServerSetup;
+        const server = createServer(options.http ?? {}, (req, res) => {
+          if (hotPath === null || !hotPath(req, res, handler)) handler(req, res);
+        });
+        server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+        server.requestTimeout = options.requestTimeout ?? 0;
+        server.setTimeout(options.connectionTimeout ?? 0);
+        return server;
+      },
       trustProxy: config.TRUST_PROXY,
       // before routing: every later step (route, limits, upstream path) sees the canonical path
       rewriteUrl: (req) => {
@@ -107,17 +136,12 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // (a callback hook, not an async one: it runs on every answer, and a promise per hook per
   // request is measurable at the gateway's rate)
   app.addHook('onSend', (request, reply, payload, done) => {
-    // personal answers (everything under /api: sessions, trips, profiles) are never stored by
-    // a shared or browser cache, unless the service chose its own policy (photos, avatars)
-    if (isApi(pathOf(request.url)) && !reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-store');
-    }
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('content-security-policy', csp);
-    }
+    addAnswerHeaders(reply, setReplyHeader, {
+      api: isApi(pathOf(request.url)),
+      hasCacheControl: reply.hasHeader('cache-control'),
+      contentType: reply.getHeader('content-type'),
+      csp,
+    });
     done(null, payload);
   });
 
@@ -150,7 +174,14 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // rewriteUrl (400), the same-origin rule for writes (403), then the rate limit of /api (429).
   // A callback hook that waits only when Redis must be asked: most requests are decided here
   // without a promise.
+  const rateKindOf = (path: string): RateLimitKind | undefined =>
+    isApi(path) ? routeFor(path)?.rateLimit : 'shared';
+  const rateKeyOf = (kind: RateLimitKind | undefined, ip: string) => (kind ? `${kind}:${ip}` : ip);
+  const rateLimitOf = (kind: RateLimitKind | undefined) =>
+    kind ? ownLimits[kind] : config.RATE_LIMIT_PER_MINUTE;
   app.addHook('onRequest', (request, reply, done) => {
+    // forwarded by the hot path, its rate limit counted there
+    if (handedOverOf(request.raw)) return done();
     const refused = refusedPaths.get(request.raw);
     if (refused) {
       reply.code(400).send({ error: 'bad_request', message: refused });
@@ -181,10 +212,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     const path = pathOf(request.url);
     const api = isApi(path);
     if (!api && !isSharePagePath(path)) return done();
-    const kind = api ? routeFor(path)?.rateLimit : 'shared';
-    const decision = kind
-      ? limiter.hit(`${kind}:${request.ip}`, ownLimits[kind])
-      : limiter.hit(request.ip, config.RATE_LIMIT_PER_MINUTE);
+    const kind = rateKindOf(path);
+    const decision = limiter.hit(rateKeyOf(kind, request.ip), rateLimitOf(kind));
     const decide = (d: RateDecision) => (d.allowed ? done() : void refuseRate(reply, d));
     if (decision instanceof Promise) decision.then(decide, done);
     else decide(decision);
@@ -205,7 +234,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const proofs = new IdentityProofMinter(deps.identityProofSecret);
   const chat = new ChatInstances(chatSocketUrls(config), app.log);
   app.addHook('onClose', async () => chat.close());
-  await registerProxies(
+  const forwarderOf = await registerProxies(
     app,
     upstreamUrls(config),
     sessions,
@@ -213,6 +242,18 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     proofs,
     chat,
   );
+  if (config.HOT_PATH === 'on') {
+    hotPath = createHotPath({
+      routes: PROXY_ROUTES,
+      trustsProxy: config.TRUST_PROXY !== false,
+      sessions,
+      admits: (kind, ip) => limiter.admitsLocally(rateKeyOf(kind, ip), rateLimitOf(kind)),
+      forwarderOf,
+      proofs,
+      accessLog,
+      csp,
+    });
+  }
   registerChatSocket(app, chat, sessions, proofs, ownOrigin);
   if (config.FRONTEND_DIST) {
     await registerFrontend(app, config.FRONTEND_DIST);

@@ -66,6 +66,11 @@ export const GatewayEnv = z.object({
     }),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /**
+   * The hot path (`hot-path.ts`): GETs of proxied `/api` routes with a valid session forwarded
+   * before Fastify, the same answers. `off` sends every request through Fastify (to compare).
+   */
+  HOT_PATH: z.enum(['on', 'off']).default('on'),
+  /**
    * Where the gateway serves Prometheus's `GET /metrics`: never on its public port, on this
    * one (default PORT + GATEWAY_METRICS_PORT_OFFSET; 0: any free port) of METRICS_HOST
    * (default loopback).

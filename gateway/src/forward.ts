@@ -93,15 +93,53 @@ export class Forwarder {
     reply: FastifyReply,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    this.dispatch(request.url, request.method, headers, this.answerFor(request, reply));
+  }
+
+  /** Sends a bodiless request upstream, its answer to `handler` (the hot path's, `hot-path.ts`). */
+  dispatch(
+    path: string,
+    method: string,
+    headers: Record<string, string | string[] | undefined>,
+    handler: Dispatcher.DispatchHandler,
+  ): void {
     this.#pool.dispatch(
-      { path: request.url, method: request.method as Dispatcher.HttpMethod, headers, body: null },
-      new Answer(request, reply, this.hooks),
+      { path, method: method as Dispatcher.HttpMethod, headers, body: null },
+      handler,
     );
+  }
+
+  /** The handler that answers `reply` with the service's answer (what `forward` dispatches). */
+  answerFor(request: FastifyRequest, reply: FastifyReply): Dispatcher.DispatchHandler {
+    return new Answer(request, reply, this.hooks);
   }
 
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/**
+ * A service's answer headers as they go to the client (lower-case names, repeated ones as a
+ * list): hop-by-hop headers, and those its Connection header names, dropped.
+ */
+export function answerHeaders(rawHeaders: Buffer[]): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  let connection: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toString('latin1').toLowerCase();
+    const value = rawHeaders[i + 1]!.toString('latin1');
+    if (name === 'connection') connection = value;
+    if (HOP_BY_HOP.has(name)) continue;
+    const kept = headers[name];
+    if (kept === undefined) headers[name] = value;
+    else if (Array.isArray(kept)) kept.push(value);
+    else headers[name] = [kept, value];
+  }
+  if (connection !== undefined) {
+    for (const name of connectionListed(connection)) delete headers[name];
+  }
+  return headers;
 }
 
 /** Status codes whose answers have no body. */
@@ -131,19 +169,7 @@ class Answer implements Dispatcher.DispatchHandler {
 
   onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
     this.hooks.answered(this.request);
-    const headers: Record<string, string | string[]> = {};
-    let connection: string | undefined;
-    for (let i = 0; i < rawHeaders.length; i += 2) {
-      const name = rawHeaders[i]!.toString('latin1').toLowerCase();
-      const value = rawHeaders[i + 1]!.toString('latin1');
-      if (name === 'connection') connection = value;
-      if (HOP_BY_HOP.has(name)) continue;
-      const kept = headers[name];
-      if (kept === undefined) headers[name] = value;
-      else if (Array.isArray(kept)) kept.push(value);
-      else headers[name] = [kept, value];
-    }
-    for (const name of connectionListed(connection)) delete headers[name];
+    const headers = answerHeaders(rawHeaders);
     this.#status = status;
     this.#headers = headers;
     if (this.#clientGone()) {

@@ -19,6 +19,7 @@ import {
   type SessionChecker,
   type VerifiedSession,
 } from './session';
+import { handedOverOf } from './hot-path';
 import { upstreamConnector } from './upstream-socket';
 
 type ProxyHandler = NonNullable<FastifyHttpProxyOptions['handler']>;
@@ -98,6 +99,35 @@ function upstreamError(service: ServiceName) {
   };
 }
 
+/** The request as the gateway forwards it (a Fastify request, or the hot path's). */
+export interface ForwardedFrom {
+  id: string;
+  /** The client address (the TRUST_PROXY rules). */
+  ip: string;
+  method: string;
+  /** The canonical path and query (`paths.ts`), sent upstream as it is. */
+  url: string;
+}
+
+/**
+ * The headers a request goes upstream with: its own (no identity headers of the client's),
+ * the verified identity and an identity proof binding it to the method and path, the request
+ * id and the client address.
+ */
+export function forwardedHeadersOf(
+  headers: Record<string, string | string[] | undefined>,
+  from: ForwardedFrom,
+  session: VerifiedSession | null,
+  proofs: IdentityProofMinter,
+): Record<string, string | string[] | undefined> {
+  return upstreamHeaders(
+    headers,
+    { session, clientIp: from.ip, method: from.method, path: proofPath(from.url) },
+    proofs,
+    { [REQUEST_ID_HEADER]: from.id, 'x-forwarded-for': from.ip },
+  );
+}
+
 /**
  * Registers one proxy per route of the table, each checking the session as the route asks and
  * signing what it forwards with an identity proof (`proofs`).
@@ -109,7 +139,7 @@ export async function registerProxies(
   timeoutMs: number,
   proofs: IdentityProofMinter,
   chat: ChatInstances,
-): Promise<void> {
+): Promise<(service: ServiceName) => Forwarder> {
   // Every forwarded request carries a proof, public routes too (user empty, client address
   // set: auth's login throttle keys on it). Bound to the path forwarded, which is the
   // request's own (each prefix is rewritten to itself). Chat's WebSocket upgrades get the same
@@ -120,17 +150,7 @@ export async function registerProxies(
     headers: Record<string, string | string[] | undefined>,
   ) => {
     timings.set(request, { service, startedAt: performance.now() });
-    return upstreamHeaders(
-      headers,
-      {
-        session: request.session,
-        clientIp: request.ip,
-        method: request.method,
-        path: proofPath(request.url),
-      },
-      proofs,
-      { [REQUEST_ID_HEADER]: request.id, 'x-forwarded-for': request.ip },
-    );
+    return forwardedHeadersOf(headers, request, request.session, proofs);
   };
   const answered = (request: FastifyRequest) => {
     markUpstreamAnswered(request);
@@ -181,6 +201,9 @@ export async function registerProxies(
       done();
     };
     const checks = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+      // forwarded by the hot path already, with the session it checked (`hot-path.ts`)
+      const hot = handedOverOf(request.raw);
+      if (hot) return proceed(request, reply, done, hot.session);
       if (Number(request.headers['content-length'] ?? 0) > maxBytes) {
         refuseBody(request, reply, maxBytes);
         return;
@@ -201,6 +224,13 @@ export async function registerProxies(
     if (!onChat) {
       const forwarder = forwarderOf(route.service);
       const handler = (request: FastifyRequest, reply: FastifyReply) => {
+        const hot = handedOverOf(request.raw);
+        if (hot) {
+          // the service's answer, as far as it has come, answers this reply
+          timings.set(request, hot.timing);
+          hot.attach(forwarder.answerFor(request, reply));
+          return;
+        }
         const headers = forwardedHeaders(route.service, request, request.headers);
         forwarder.forward(request, reply, withoutHopByHop(headers));
       };
@@ -267,6 +297,7 @@ export async function registerProxies(
       },
     });
   }
+  return forwarderOf;
 }
 
 /**

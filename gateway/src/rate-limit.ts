@@ -122,12 +122,29 @@ export class SharedRateLimiter {
       return { allowed: false, retryAfterMs: counter.refusedUntil - now };
     }
     const weight = 1 - (now - window * this.windowMs) / this.windowMs;
-    const known = counter.previous * weight + counter.global + counter.inFlight + counter.unsent;
-    if (known + 1 <= limit / 2) {
-      counter.unsent++;
-      return { allowed: true, retryAfterMs: 0 };
-    }
+    if (this.admitLocally(counter, limit, weight)) return { allowed: true, retryAfterMs: 0 };
     return this.hitInRedis(key, counter, limit, weight, now);
+  }
+
+  /**
+   * `hit` when it admits the request locally (counted, true); false, counting nothing, when
+   * `hit` would refuse it or ask Redis (the gateway's hot path then leaves the request to
+   * `hit`: `hot-path.ts`).
+   */
+  admitsLocally(key: string, limit: number): boolean {
+    const now = Date.now();
+    const window = Math.floor(now / this.windowMs);
+    const counter = this.counterFor(key, window);
+    if (now < counter.refusedUntil) return false;
+    return this.admitLocally(counter, limit, 1 - (now - window * this.windowMs) / this.windowMs);
+  }
+
+  /** Counts the request when this instance's counts keep it within half the limit. */
+  private admitLocally(counter: Counter, limit: number, weight: number): boolean {
+    const known = counter.previous * weight + counter.global + counter.inFlight + counter.unsent;
+    if (known + 1 > limit / 2) return false;
+    counter.unsent++;
+    return true;
   }
 
   private async hitInRedis(

@@ -8,6 +8,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
+import { REQUEST_ID_ATTRIBUTE } from './config';
 
 /**
  * How a trace crosses the outbox (the API only: with tracing off every call here is a no-op).
@@ -102,4 +103,14 @@ export function startPublishSpans(events: readonly TracedEvent[]): PublishSpans 
       }
     },
   };
+}
+
+/**
+ * Sets the request id (`x-request-id`) on the active span: the server span of a request
+ * answered outside Fastify (the gateway's hot path), where `@fastify/otel`'s request span
+ * would carry it. Nothing when tracing is off or the request is not sampled.
+ */
+export function tagRequestSpan(requestId: string): void {
+  const span = trace.getActiveSpan();
+  if (span?.isRecording()) span.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
 }
