@@ -21,9 +21,12 @@
  * The objects go with the bucket when the process stops.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { ObjectStore } from '@wayfarer/storage';
@@ -115,6 +118,35 @@ try {
     return { bytesPerSecond: read / seconds, seconds };
   };
 
+  // the floor: the same objects through a bare HTTP relay in a process of its own
+  const keysFile = join(tmpdir(), `export-bench-keys-${process.pid}`);
+  writeFileSync(keysFile, originals.map((o) => o.key).join('\n'));
+  const relay = fork(fileURLToPath(new URL('./relay-process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, RELAY_BUCKET: bucket, RELAY_KEYS_FILE: keysFile },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  process.once('exit', () => relay.kill('SIGTERM'));
+  const relayPort = await new Promise<number>((resolve, reject) => {
+    relay.once('message', (msg: { port: number }) => resolve(msg.port));
+    relay.once('exit', (code) => reject(new Error(`the relay exited with ${code}`)));
+  });
+  const relayRound = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      let received = 0;
+      request({ host: '127.0.0.1', port: relayPort, path: '/' }, (res) => {
+        res.on('data', (chunk: Buffer) => (received += chunk.length));
+        res.on('end', () => {
+          if (received !== total) reject(new Error(`the relay sent ${received} of ${total}`));
+          resolve(received / ((performance.now() - started) / 1000));
+        });
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+
   const exportRound = () =>
     new Promise<{
       bytesPerSecond: number;
@@ -170,18 +202,22 @@ try {
   const plain: number[] = [];
   const exported: number[] = [];
   const growth: number[] = [];
+  const relayed: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const a = await plainRead();
     plain.push(a.bytesPerSecond);
     const b = await exportRound();
     if (b.bytes < total) throw new Error(`the archive has ${b.bytes} bytes, the photos ${total}`);
     exported.push(b.bytesPerSecond);
+    const c = await relayRound();
+    relayed.push(c);
     growth.push(b.rssGrowth);
     console.log(
       `round ${round + 1}: plain read ${mb(a.bytesPerSecond)}/s (${a.seconds.toFixed(1)} s), ` +
         `export ${mb(b.bytesPerSecond)}/s (${b.seconds.toFixed(1)} s, ${mb(b.bytes)}), ` +
         `trips RSS growth ${mb(b.rssGrowth)}, trips CPU ${b.tripsCpu.toFixed(1)} s ` +
-        `(${((100 * b.tripsCpu) / b.seconds).toFixed(0)}% of a core), load average ${loadavg()[0]!.toFixed(1)}`,
+        `(${((100 * b.tripsCpu) / b.seconds).toFixed(0)}% of a core), bare relay ${mb(c)}/s, ` +
+        `load average ${loadavg()[0]!.toFixed(1)}`,
     );
   }
   recordBudget({
@@ -192,6 +228,16 @@ try {
     budget: { ratioAtLeast: RATIO_BUDGET },
     note: `${originals.length} objects of 10 MB, best of ${ROUNDS} alternating rounds each`,
   });
+  recordBudget({
+    name: `the same objects through a bare Node HTTP relay (the floor of serving them through a process) / the plain read`,
+    figure: Math.max(...relayed) / 1024 / 1024,
+    baseline: Math.max(...plain) / 1024 / 1024,
+    unit: 'MB/s',
+    budget: { none: true },
+    note: 'info: what any service relaying the bytes reaches here; the export / the relay is the ZIP and the service',
+  });
+  relay.kill('SIGTERM');
+  rmSync(keysFile, { force: true });
   recordBudget({
     name: `trips' peak RSS growth during GET /api/export of ${mb(total)}`,
     figure: Math.max(...growth),
