@@ -102,6 +102,9 @@ export class ImportArchive {
     });
     // a corrupt entry or a size that lies (yauzl) is the archive's fault: a 400
     source.on('error', () => counter.destroy(new InvalidTripError(ImportMessages.badZip)));
+    // and whatever ends the read (a bound, the reader failing) ends the inflating too, so yauzl
+    // closes the archive's file once `close()` is called
+    counter.once('close', () => source.destroy());
     return source.pipe(counter);
   }
 }

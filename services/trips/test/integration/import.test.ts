@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -86,6 +86,15 @@ async function fullTrip(user: string, id: string): Promise<Trip> {
   const res = await h.app.inject({ url: `/api/trips/${id}`, headers: as(user) });
   expect(res.statusCode).toBe(200);
   return Trip.parse(res.json());
+}
+
+/** Files of the service's spool this process holds open (Linux: /proc/self/fd). */
+async function openSpoolFiles(): Promise<string[]> {
+  const fds = await readdir('/proc/self/fd');
+  const targets = await Promise.all(
+    fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+  );
+  return targets.filter((target) => target.startsWith(h.spool.dir));
 }
 
 /** Nothing of `user` anywhere: no trip (live or not) and no upload in progress. */
@@ -347,6 +356,8 @@ describe('POST /api/import: refused with a 400, nothing created', () => {
     const central = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     zip.writeUInt32LE(3, central + 24);
     await refused(zip, 'lie.zip', /could not be read|inflates past/);
+    // the archive's file is closed again (yauzl keeps it open while an entry is being read)
+    await expect.poll(() => openSpoolFiles()).toEqual([]);
   });
 
   it('a path traversal entry (../), an absolute one, a backslash', async () => {
@@ -494,6 +505,7 @@ describe('POST /api/import: a large archive streams', () => {
     // variants, made after the answer, spool too: once they are done)
     await h.variants.idle();
     expect(await readdir(h.spool.dir)).toEqual([]);
+    expect(await openSpoolFiles()).toEqual([]);
   });
 });
 
