@@ -245,7 +245,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   if (config.HOT_PATH === 'on') {
     hotPath = createHotPath({
       routes: PROXY_ROUTES,
-      trustsProxy: config.TRUST_PROXY !== false,
+      trustProxy: config.TRUST_PROXY,
       sessions,
       admits: (kind, ip) => limiter.admitsLocally(rateKeyOf(kind, ip), rateLimitOf(kind)),
       forwarderOf,

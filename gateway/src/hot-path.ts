@@ -31,7 +31,7 @@ import { liveSessionOf, type SessionChecker, type VerifiedSession } from './sess
  * Fastify would repeat: the path canonical (`paths.ts`) and under a proxied prefix with no
  * other prefix below it (chat's are left to Fastify: its instance choice and replay), no body
  * (no Content-Length, Transfer-Encoding or Content-Encoding), no upgrade, the client address
- * the socket's (no X-Forwarded-For when TRUST_PROXY is set), the session verified by the
+ * known as Fastify would find it (`clientIpOf`), the session verified by the
  * cached verifier and not revoked in the live revocation copy, and the rate limit admitting it
  * locally (`SharedRateLimiter.admitsLocally`). Anything else (no or a bad session, a limit to
  * ask Redis about or refuse, HEAD, bodies, websockets, the frontend, share pages) goes to
@@ -64,8 +64,8 @@ export const handedOverOf = (req: IncomingMessage): HandedOver | undefined => ha
 
 export interface HotPathDeps {
   routes: readonly ProxyRoute[];
-  /** Whether a proxy in front is trusted (TRUST_PROXY): then X-Forwarded-For goes to Fastify. */
-  trustsProxy: boolean;
+  /** The proxies in front that are trusted (TRUST_PROXY, as Fastify's `trustProxy` takes it). */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   sessions: SessionChecker;
   /** The rate limit's local admission of a request of this kind from this address. */
   admits(kind: RateLimitKind | undefined, ip: string): boolean;
@@ -130,6 +130,23 @@ export function createHotPath(deps: HotPathDeps): HotPath {
     }
     return undefined;
   };
+  /**
+   * The client address as Fastify's `request.ip` gives it (`@fastify/proxy-addr`: the socket's
+   * address, or the X-Forwarded-For entry a trusted proxy added), for the cases decided without
+   * it: no trust, no header, or one address in it behind `true` or a hop count. Undefined for
+   * the rest (a list of addresses to trust, several forwarded addresses): Fastify's.
+   */
+  const { trustProxy } = deps;
+  const clientIpOf = (req: IncomingMessage): string | undefined => {
+    const socketAddress = req.socket.remoteAddress;
+    const forwardedFor = req.headers['x-forwarded-for'];
+    if (trustProxy === false || forwardedFor === undefined) return socketAddress;
+    if (socketAddress === undefined || typeof trustProxy === 'string') return undefined;
+    if (typeof forwardedFor !== 'string' || forwardedFor.includes(',')) return undefined;
+    const remote = forwardedFor.trim();
+    if (remote === '') return socketAddress;
+    return trustProxy === true || trustProxy(socketAddress, 0) ? remote : socketAddress;
+  };
   // off only to measure what they cost, as createHttpApp's
   const record = process.env.WAYFARER_REQUEST_METRICS === 'off' ? null : httpRequestRecorder();
 
@@ -158,8 +175,7 @@ export function createHotPath(deps: HotPathDeps): HotPath {
       headers['content-length'] !== undefined ||
       headers['transfer-encoding'] !== undefined ||
       headers['content-encoding'] !== undefined ||
-      headers.upgrade !== undefined ||
-      (deps.trustsProxy && headers['x-forwarded-for'] !== undefined)
+      headers.upgrade !== undefined
     ) {
       return false;
     }
@@ -174,7 +190,7 @@ export function createHotPath(deps: HotPathDeps): HotPath {
     if (!route) return false;
     const session = liveSessionOf(cookie, deps.sessions);
     if (!session) return false;
-    const ip = req.socket.remoteAddress;
+    const ip = clientIpOf(req);
     if (ip === undefined || !deps.admits(route.rateLimit, ip)) return false;
 
     const id = requestIdFrom(req);

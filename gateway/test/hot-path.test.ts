@@ -119,7 +119,7 @@ async function requestCount(labels: Record<string, string>): Promise<number> {
   const { values } = await metric!.get();
   const found = values.find(
     (v) =>
-      v.metricName === 'http_request_duration_seconds_count' &&
+      (v as { metricName?: string }).metricName === 'http_request_duration_seconds_count' &&
       Object.entries(labels).every(([k, val]) => v.labels[k] === val) &&
       Object.keys(v.labels).length === Object.keys(labels).length,
   );
@@ -288,7 +288,7 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
       [{ cookie, 'content-length': '0' }, 'GET'],
     ] as const) {
       const { hot, plain, seenSince } = await both('/api/userDetails', headers, method);
-      await expect.poll(seenSince, JSON.stringify(headers)).toBe(true);
+      await expect.poll(seenSince, { message: JSON.stringify(headers) }).toBe(true);
       expect(hot.status, JSON.stringify(headers)).toBe(plain.status);
       expect(withoutDate(hot.headers)).toEqual(withoutDate(plain.headers));
       expect(hot.body.equals(plain.body)).toBe(true);

@@ -79,9 +79,17 @@ export function infoLineWriter(logger: Logger, msg: string): (fields: LineFields
   const tail = `${bindings ? `,${bindings}` : ''}`;
   const end = `,"msg":${JSON.stringify(msg)}}\n`;
   if (!stream) return (fields) => logger.info(fields, msg);
+  // the ISO time is written once per millisecond, not once per line (several lines a ms)
+  let timeMs = 0;
+  let time = '';
   return (fields) => {
     if (!logger.isLevelEnabled('info')) return;
-    let line = `${head},"time":"${new Date().toISOString()}"${tail}`;
+    const now = Date.now();
+    if (now !== timeMs) {
+      timeMs = now;
+      time = new Date(now).toISOString();
+    }
+    let line = `${head},"time":"${time}"${tail}`;
     for (const name in fields) {
       const value = fields[name];
       if (value === undefined) continue;
