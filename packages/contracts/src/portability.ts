@@ -111,8 +111,14 @@ export const IMPORT_ACCEPT = '.gpx,.kml,.geojson,.json,.zip';
 export const ImportLimits = {
   /** The uploaded file (the route's multipart file limit; the gateway's cap is derived). */
   fileMaxBytes: 256 * MiB,
-  /** A GPX, KML or GeoJSON file, or a JSON document inside a ZIP (read whole to parse it). */
+  /** A GeoJSON file, or a JSON document inside a ZIP (read whole to parse it). */
   textMaxBytes: 32 * MiB,
+  /**
+   * A GPX or KML file. Parsed whole into a DOM (xmldom), which takes some 60 times its size in
+   * memory and about a second per MiB: 4 MiB (some 40,000 track points) keeps one parse near
+   * 250 MB, and the service runs one at a time (trips README, "Import").
+   */
+  xmlMaxBytes: 4 * MiB,
   /** Entries a ZIP may list. */
   zipEntriesMax: 20_000,
   /** Inflated bytes read from one ZIP, all entries together. */
@@ -138,7 +144,8 @@ export const ImportMessages = {
   noFile: `No file: send it in the "${IMPORT_FIELD}" field.`,
   tooManyFiles: 'Send one file at a time.',
   fileTooLarge: `The file is too large: an import may be at most ${ImportLimits.fileMaxBytes / MiB} MB.`,
-  textTooLarge: `The file is too large: a GPX, KML or GeoJSON document may be at most ${ImportLimits.textMaxBytes / MiB} MB.`,
+  textTooLarge: `The file is too large: a GeoJSON or JSON document may be at most ${ImportLimits.textMaxBytes / MiB} MB.`,
+  xmlTooLarge: `The file is too large: a GPX or KML file may be at most ${ImportLimits.xmlMaxBytes / MiB} MB.`,
   xmlDeclarations:
     'The XML file declares a DOCTYPE or entities, which are not accepted (GPX and KML need none).',
   badXml: 'The XML file could not be read (it is not well-formed).',

@@ -45,10 +45,16 @@ export async function importTrips(
   const kind = fileKind(await readHead(upload.path));
   if (!kind) throw new InvalidTripError(ImportMessages.unsupported);
   if (kind !== 'zip') {
-    if (upload.bytes > ImportLimits.textMaxBytes) {
-      throw new InvalidTripError(ImportMessages.textTooLarge);
+    const max = kind === 'xml' ? ImportLimits.xmlMaxBytes : ImportLimits.textMaxBytes;
+    if (upload.bytes > max) {
+      throw new InvalidTripError(
+        kind === 'xml' ? ImportMessages.xmlTooLarge : ImportMessages.textTooLarge,
+      );
     }
-    const draft = documentDraft(kind, await readFile(upload.path), upload.filename);
+    const bytes = await readFile(upload.path);
+    // parsing is heavy, synchronous work (a DOM of the whole file): one at a time in the
+    // instance, in its queue of image work, so concurrent imports never hold several DOMs
+    const draft = await deps.images.run(async () => documentDraft(kind, bytes, upload.filename));
     return createPlanned(deps, ownerId, draft, today, null, spoolDir);
   }
   const archive = await ImportArchive.open(upload.path);

@@ -141,6 +141,15 @@ describe('KML (togeojson)', () => {
     }
   });
 
+  it('refuses XML over ImportLimits.xmlMaxBytes before parsing it (a DOM takes ~60x its size)', () => {
+    const big = Buffer.concat([
+      Buffer.from('<gpx>'),
+      Buffer.alloc(ImportLimits.xmlMaxBytes, 0x20),
+      Buffer.from('</gpx>'),
+    ]);
+    expect(() => documentDraft('xml', big, 'x')).toThrow(ImportMessages.xmlTooLarge);
+  });
+
   it('refuses XML that is not well-formed, or neither GPX nor KML', () => {
     expect(() => documentDraft('xml', Buffer.from('<gpx><wpt></gpx>'), 'x')).toThrow(
       ImportMessages.badXml,

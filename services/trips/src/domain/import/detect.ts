@@ -50,7 +50,8 @@ export function parseJson(bytes: Uint8Array): unknown {
 }
 
 /**
- * A GPX, KML or GeoJSON file (read whole: `ImportLimits.textMaxBytes` at most) as a draft;
+ * A GPX or KML file (`ImportLimits.xmlMaxBytes` at most) or a GeoJSON one (`textMaxBytes`),
+ * read whole, as a draft;
  * anything else is a 400 naming what is accepted. `fileName` (without its extension) names
  * the trip when the file does not.
  */
@@ -59,8 +60,8 @@ export function documentDraft(
   bytes: Uint8Array,
   fileName: string,
 ): ImportDraft {
-  if (bytes.length > ImportLimits.textMaxBytes) {
-    throw new InvalidTripError(ImportMessages.textTooLarge);
+  if (kind === 'xml' && bytes.length > ImportLimits.xmlMaxBytes) {
+    throw new InvalidTripError(ImportMessages.xmlTooLarge);
   }
   const name = fileName.replace(/\.[^.]*$/, '');
   if (kind === 'json') return geojsonDraft(parseJson(bytes), name);

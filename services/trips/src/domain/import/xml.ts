@@ -5,13 +5,14 @@ import { InvalidTripError } from '../errors';
 /**
  * An imported XML document (GPX, KML) as a DOM, parsed with `@xmldom/xmldom` (maintained, pure
  * JavaScript, no network and no external entities). Before parsing, the text must be within
- * `ImportLimits.textMaxBytes` and declare no DOCTYPE or ENTITY at all: GPX and KML need none,
+ * `ImportLimits.xmlMaxBytes` and declare no DOCTYPE or ENTITY at all: GPX and KML need none,
  * and refusing them up front rules out entity expansion (a "billion laughs") and external
  * entities whatever the parser would do with them. Anything not well-formed is refused too.
+ * (`ImportLimits.xmlMaxBytes`: a DOM takes some 60 times the text's size.)
  */
 export function parseXml(text: string): Document {
-  if (Buffer.byteLength(text) > ImportLimits.textMaxBytes) {
-    throw new InvalidTripError(ImportMessages.textTooLarge);
+  if (Buffer.byteLength(text) > ImportLimits.xmlMaxBytes) {
+    throw new InvalidTripError(ImportMessages.xmlTooLarge);
   }
   if (/<!\s*(DOCTYPE|ENTITY)/i.test(text)) {
     throw new InvalidTripError(ImportMessages.xmlDeclarations);
