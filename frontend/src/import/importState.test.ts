@@ -57,11 +57,15 @@ describe('importReducer', () => {
   });
 
   it('refuses empty and oversized files before sending them, with the service’s words', () => {
-    expect(importFileProblem({ size: 0 })).toBe(ImportMessages.empty);
-    expect(importFileProblem({ size: ImportLimits.fileMaxBytes + 1 })).toBe(
+    expect(importFileProblem({ name: 'a.gpx', size: 0 })).toBe(ImportMessages.empty);
+    expect(importFileProblem({ name: 'a.zip', size: ImportLimits.fileMaxBytes + 1 })).toBe(
       ImportMessages.fileTooLarge,
     );
-    expect(importFileProblem({ size: 1000 })).toBeNull();
+    expect(importFileProblem({ name: 'a.GPX', size: ImportLimits.xmlMaxBytes + 1 })).toBe(
+      ImportMessages.xmlTooLarge,
+    );
+    expect(importFileProblem({ name: 'a.zip', size: ImportLimits.xmlMaxBytes + 1 })).toBeNull();
+    expect(importFileProblem({ name: 'a.gpx', size: 1000 })).toBeNull();
   });
 
   it('sums up what was skipped', () => {

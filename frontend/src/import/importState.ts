@@ -55,10 +55,16 @@ export function importReducer(state: ImportState, action: ImportAction): ImportS
   }
 }
 
-/** Why `file` need not be sent at all (the service would refuse it the same way), or null. */
-export function importFileProblem(file: { size: number }): string | null {
+/**
+ * Why `file` need not be sent at all (the service would refuse it the same way), or null. The
+ * service goes by the bytes; here a `.gpx` or `.kml` name is taken at its word for the size.
+ */
+export function importFileProblem(file: { name: string; size: number }): string | null {
   if (file.size === 0) return ImportMessages.empty;
   if (file.size > ImportLimits.fileMaxBytes) return ImportMessages.fileTooLarge;
+  if (/\.(gpx|kml)$/i.test(file.name) && file.size > ImportLimits.xmlMaxBytes) {
+    return ImportMessages.xmlTooLarge;
+  }
   return null;
 }
 
