@@ -437,8 +437,10 @@ try {
   }
 } finally {
   await nginx.stop();
+  // each process once: `baseline` is the gateway itself unless HOP_BASELINE_TREE is set (a
+  // second SIGTERM would kill it before its --cpu-prof profile is written)
   await Promise.all(
-    [gateway, untelemetered, traced, tracedAll, bare, raw, baseline, auth].map(stop),
+    [...new Set([gateway, untelemetered, traced, tracedAll, bare, raw, baseline, auth])].map(stop),
   );
   await dropDatabase(databaseUrl).catch(() => undefined);
 }
