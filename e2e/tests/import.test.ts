@@ -77,6 +77,11 @@ describe('importing trips on /trips', () => {
     const mine = (await (await api('/api/mytrips', owner)).json()) as TripSummary[];
     const copy = mine.find((t) => t._id !== trip._id)!;
     expect(copy.name).toBe('Portugal by train');
+    // each place's end date comes back from our GPX's <extensions>: the same dates
+    expect([copy.startDate, copy.endDate]).toEqual(['2025-05-02', '2025-05-09']);
+    expect(copy.destinations.map((d) => [d.startDate, d.endDate])).toEqual(
+      PLACES.map(([, , , start, end]) => [start, end]),
+    );
     expect(copy.destinations.map((d) => [d.name, d.latitude, d.longitude])).toEqual([
       ['Lisbon, Portugal', 38.7223, -9.1393],
       ['Porto, Portugal', 41.1579, -8.6291],

@@ -87,12 +87,18 @@ describe('GPX 1.1', () => {
     expect(await schemaErrors(swapped, 'gpx')).not.toEqual([]);
   });
 
-  it('reads back (togeojson): a waypoint per destination with its name, start, story and place; the route in order', () => {
+  it('reads back (togeojson): a waypoint per destination with its name, start, end, story and place; the route in order', () => {
     const features = readGpx(tripGpx(trip)).features;
     const points = features.filter((f) => f.geometry?.type === 'Point');
     expect(points.map((f) => f.properties)).toEqual([
-      { name: kyoto.name, time: '2024-02-28T00:00:00Z', desc: STORY },
-      { name: 'Ōsaka', time: '2024-12-30T00:00:00Z' },
+      // the end date is in our <extensions>, which togeojson reads as `prefix_name`
+      {
+        name: kyoto.name,
+        time: '2024-02-28T00:00:00Z',
+        desc: STORY,
+        wayfarer_endDate: '2024-02-29',
+      },
+      { name: 'Ōsaka', time: '2024-12-30T00:00:00Z', wayfarer_endDate: '2024-12-31' },
     ]);
     expect(points.map((f) => f.geometry)).toEqual([
       { type: 'Point', coordinates: [135.7681, 35.0116] },

@@ -38,10 +38,35 @@ describe('GPX (togeojson)', () => {
     const draft = documentDraft('xml', fixture('wayfarer-export.gpx'), 'x.gpx');
     const { input } = planImport(draft, TODAY).trips[0]!;
     expect(input.name).toBe('Portugal by train');
-    expect(input.destinations.map((d) => [d.name, d.startDate, d.latitude, d.story])).toEqual([
-      ['Lisbon, Portugal', '2025-05-02', 38.7223, 'Trams and hills.'],
-      ['Porto, Portugal', '2025-05-06', 41.1579, ''],
-      ['Ribeira, Porto', '2025-05-06', 41.1496, ''],
+    expect(
+      input.destinations.map((d) => [d.name, d.startDate, d.endDate, d.latitude, d.story]),
+    ).toEqual([
+      ['Lisbon, Portugal', '2025-05-02', '2025-05-05', 38.7223, 'Trams and hills.'],
+      ['Porto, Portugal', '2025-05-06', '2025-05-09', 41.1579, ''],
+      ['Ribeira, Porto', '2025-05-06', '2025-05-07', 41.1496, ''],
+    ]);
+    // the end dates come from our <extensions>: the trip ends when its last place does
+    expect(input.endDate).toBe('2025-05-09');
+  });
+
+  it('takes an end date only from our own extension, and only a real one not before the start', () => {
+    const wpt = (end: string, ns = 'urn:wayfarer:gpx:1') =>
+      `<wpt lat="1" lon="2"><time>2025-03-10T00:00:00Z</time><name>P</name>` +
+      `<extensions><e:endDate xmlns:e="${ns}">${end}</e:endDate></extensions></wpt>`;
+    const ends = (...wpts: string[]) =>
+      documentDraft(
+        'xml',
+        Buffer.from(
+          `<gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1">${wpts.join('')}</gpx>`,
+        ),
+        'x',
+      ).trips[0]!.places.map((p) => p.endDate);
+    expect(ends(wpt('2025-03-12'))).toEqual(['2025-03-12']);
+    expect(ends(wpt('2025-03-12', 'urn:someone:else'))).toEqual(['2025-03-10']);
+    expect(ends(wpt('2025-03-09'), wpt('2025-02-30'), wpt('soon'))).toEqual([
+      '2025-03-10',
+      '2025-03-10',
+      '2025-03-10',
     ]);
   });
 

@@ -5,6 +5,14 @@ const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
 const GPX_SCHEMA = 'http://www.topografix.com/GPX/1/1/gpx.xsd';
 
 /**
+ * GPX has no end date for a point: ours goes in the waypoint's `<extensions>` (which the schema
+ * leaves open to any other namespace), so an import of our own GPX keeps each destination's
+ * dates; other readers skip it. `WAYFARER_GPX_NAMESPACE` is also what the import looks for.
+ */
+export const WAYFARER_GPX_NAMESPACE = 'urn:wayfarer:gpx:1';
+export const WAYFARER_GPX_END_DATE = 'endDate';
+
+/**
  * GPX 1.1's longitude is `-180 <= lon < 180`: 180 (the same meridian as -180, which the trip
  * form accepts) is written as -180.
  */
@@ -20,14 +28,14 @@ const startTime = (d: ExportedPlace): string => `${dateOnly(d.startDate)}T00:00:
 /**
  * A GPX 1.1 document of the trip: `<metadata>` with its name (and its dates as `<desc>`), one
  * `<wpt>` per destination (`<time>` its start date, `<name>`, `<desc>` its story when it has
- * one) and, with two destinations or more, a `<rte>` through them in the trip's order. Children
+ * one, its end date in our `<extensions>`) and, with two destinations or more, a `<rte>` through them in the trip's order. Children
  * in the order the schema's sequences ask (`time` before `name` before `desc`).
  */
 export function tripGpx(trip: ExportableTrip): string {
   const title = tripTitle(trip);
   const lines = [
     XML_DECLARATION,
-    `<gpx version="1.1" creator="Wayfarer" xmlns="${GPX_NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${GPX_NAMESPACE} ${GPX_SCHEMA}">`,
+    `<gpx version="1.1" creator="Wayfarer" xmlns="${GPX_NAMESPACE}" xmlns:wayfarer="${WAYFARER_GPX_NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${GPX_NAMESPACE} ${GPX_SCHEMA}">`,
     '  <metadata>',
     `    ${xmlElement('name', title)}`,
     `    ${xmlElement('desc', `${dateOnly(trip.startDate)} to ${dateOnly(trip.endDate)}`)}`,
@@ -39,6 +47,9 @@ export function tripGpx(trip: ExportableTrip): string {
       `    <time>${startTime(d)}</time>`,
       `    ${xmlElement('name', d.name)}`,
       ...(d.story === '' ? [] : [`    ${xmlElement('desc', d.story)}`]),
+      '    <extensions>',
+      `      ${xmlElement(`wayfarer:${WAYFARER_GPX_END_DATE}`, dateOnly(d.endDate))}`,
+      '    </extensions>',
       '  </wpt>',
     );
   }

@@ -1,6 +1,8 @@
 import { gpx } from '@tmcw/togeojson';
 import type { Feature, Position } from 'geojson';
 import type { Document, Element } from '@xmldom/xmldom';
+import { isCalendarDate } from '@wayfarer/contracts';
+import { WAYFARER_GPX_END_DATE, WAYFARER_GPX_NAMESPACE } from '../export/gpx';
 import type { DraftPlace, ImportDraft } from './draft';
 import { utcDate } from './draft';
 import { htmlToText } from './text';
@@ -10,7 +12,8 @@ import { childText } from './xml';
  * A GPX document (`parseXml`) as one trip, read with `@tmcw/togeojson` (maintained, the
  * Mapbox converter, GPX 1.0 and 1.1):
  * - each waypoint is a destination (its name and description; dated by its `<time>`, else
- *   undated: the import's today), so a GPX of places, ours included, comes back place by place;
+ *   undated: the import's today), so a GPX of places, ours included, comes back place by place
+ *   (with its end date when our own `<extensions>` give one, else ending the day it starts);
  * - track and route points are grouped by their UTC calendar day: a day no timed waypoint
  *   covers becomes ONE destination at the day's FIRST point (where the day started: a real
  *   point of the track, where a centroid could fall in a lake or between two valleys), named
@@ -35,6 +38,8 @@ export function gpxDraft(doc: Document, fileName = ''): ImportDraft {
     return true;
   };
 
+  // togeojson's Point features are the `<wpt>` elements, in the document's order
+  const wpts = elements(doc.documentElement, 'wpt');
   for (const feature of collection.features) {
     const props = feature.properties ?? {};
     const name = typeof props.name === 'string' ? props.name : '';
@@ -42,6 +47,7 @@ export function gpxDraft(doc: Document, fileName = ''): ImportDraft {
       const story = htmlToText(typeof props.desc === 'string' ? props.desc : '');
       waypoints.push({
         at: timeOf(props.time),
+        end: endDateOf(wpts[waypoints.length]),
         place: place(name, feature.geometry.coordinates, story),
       });
       continue;
@@ -79,12 +85,20 @@ export function gpxDraft(doc: Document, fileName = ''): ImportDraft {
     .filter((day) => !covered.has(day))
     .map((day): Timed => {
       const n = Math.round((Date.parse(day) - firstDay) / 86_400_000) + 1;
-      return { at: days.get(day)!.at, place: place(`Day ${n}`, days.get(day)!.position, '') };
+      return {
+        at: days.get(day)!.at,
+        end: null,
+        place: place(`Day ${n}`, days.get(day)!.position, ''),
+      };
     });
   const dated = [...waypoints, ...trackDays]
     .filter((t): t is Timed & { at: Date } => t.at !== null)
     .sort((a, b) => a.at.getTime() - b.at.getTime())
-    .map((t) => ({ ...t.place, startDate: utcDate(t.at), endDate: utcDate(t.at) }));
+    .map((t) => {
+      const startDate = utcDate(t.at);
+      const endDate = t.end !== null && t.end >= startDate ? t.end : startDate;
+      return { ...t.place, startDate, endDate };
+    });
   const undated = waypoints.filter((w) => w.at === null).map((w) => w.place);
   const places = [...dated, ...undated];
   return {
@@ -101,7 +115,19 @@ export function gpxDraft(doc: Document, fileName = ''): ImportDraft {
 
 interface Timed {
   at: Date | null;
+  /** The end date our own export writes in the waypoint's `<extensions>` (`YYYY-MM-DD`). */
+  end: string | null;
   place: DraftPlace;
+}
+
+/** A waypoint's end date from our `<extensions>`, when it is a real date. */
+function endDateOf(wpt: Element | undefined): string | null {
+  const extensions = childElement(wpt, 'extensions');
+  const end = elements(extensions, WAYFARER_GPX_END_DATE).find(
+    (e) => e.namespaceURI === WAYFARER_GPX_NAMESPACE,
+  );
+  const text = end?.textContent?.trim() ?? '';
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDate(text) ? text : null;
 }
 
 type Parent = { childNodes: ArrayLike<unknown> } | null | undefined;
