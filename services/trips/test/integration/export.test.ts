@@ -104,12 +104,21 @@ describe('GET /api/trips/{id}/export.<format> (the owner)', () => {
     expect(features.filter((f) => f.geometry?.type === 'Point')).toEqual([
       {
         type: 'Feature',
-        properties: { name: paris.name, time: '2026-06-30T00:00:00Z', desc: stored() },
+        properties: {
+          name: paris.name,
+          time: '2026-06-30T00:00:00Z',
+          desc: stored(),
+          wayfarer_endDate: '2026-07-02',
+        },
         geometry: { type: 'Point', coordinates: [paris.lon, paris.lat] },
       },
       {
         type: 'Feature',
-        properties: { name: zurich.name, time: '2026-07-03T00:00:00Z' },
+        properties: {
+          name: zurich.name,
+          time: '2026-07-03T00:00:00Z',
+          wayfarer_endDate: '2026-07-05',
+        },
         geometry: { type: 'Point', coordinates: [zurich.lon, zurich.lat] },
       },
     ]);
