@@ -188,9 +188,25 @@ const bare = await start('bare', { AUTH_URL: auth.url });
  * against what it changes in the same run (with `HOP_SIDES=...,baseline`).
  */
 const baselineTree = process.env.HOP_BASELINE_TREE;
-const baseline = baselineTree
-  ? await start('gateway', gatewayEnv, [], join(baselineTree, 'bench/gateway/hop-process.ts'))
-  : gateway;
+/**
+ * `HOP_BASELINE_ENV=NAME=value,...`: env of the `baseline` side's own (e.g. `HOT_PATH=off`:
+ * this tree's gateway without its hot path), with or without HOP_BASELINE_TREE.
+ */
+const baselineEnv = Object.fromEntries(
+  (process.env.HOP_BASELINE_ENV ?? '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1)]),
+);
+const baseline =
+  baselineTree || Object.keys(baselineEnv).length > 0
+    ? await start(
+        'gateway',
+        { ...gatewayEnv, ...baselineEnv },
+        [],
+        baselineTree ? join(baselineTree, 'bench/gateway/hop-process.ts') : undefined,
+      )
+    : gateway;
 const raw = await start('raw', { AUTH_URL: auth.url });
 const nginx = await startNginx(await freePort(), auth.port);
 const nginxProc: Proc = { child: nginx.child, port: 0, url: nginx.url, cpu: nginx.cpu };
