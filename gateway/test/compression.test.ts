@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { COMPRESSION_THRESHOLD_BYTES } from '../src/compression';
 import { GatewayEnv } from '../src/config';
+import { getBytes as get, type BytesResponse } from './wire';
 
 /**
  * Compression on the wire: a real gateway on a port, real Redis, a real upstream service, and a
@@ -23,28 +23,7 @@ import { GatewayEnv } from '../src/config';
  * build writes them). Raw `node:http` requests, so nothing decodes the answers behind our back.
  */
 
-interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(port: number, path: string, headers: Record<string, string> = {}) {
-  return new Promise<RawResponse>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.end();
-  });
-}
-
-const decoded = (res: RawResponse): string => {
+const decoded = (res: BytesResponse): string => {
   const encoding = res.headers['content-encoding'];
   if (encoding === 'br') return brotliDecompressSync(res.body).toString('utf8');
   if (encoding === 'gzip') return gunzipSync(res.body).toString('utf8');
@@ -52,7 +31,7 @@ const decoded = (res: RawResponse): string => {
   return res.body.toString('utf8');
 };
 
-const varies = (res: RawResponse) =>
+const varies = (res: BytesResponse) =>
   String(res.headers.vary ?? '')
     .toLowerCase()
     .split(/\s*,\s*/);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,7 +11,7 @@ import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { revokeAsAuthDoes } from './revoke';
-import { captureLogs, testSessions } from './wire';
+import { captureLogs, getBytes, testSessions } from './wire';
 
 /**
  * The hot path (`hot-path.ts`, issue 23) answers exactly as the Fastify path does: the same
@@ -80,27 +80,6 @@ async function startService() {
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url, seen };
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(port: number, path: string, headers: Record<string, string>, method = 'GET') {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent: false });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.end();
-  });
 }
 
 const withoutDate = (headers: IncomingHttpHeaders) => {
@@ -187,7 +166,7 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
     await vi.waitFor(
       async () => {
         const before = seenByFastify;
-        await get(ports.hot, '/api/userDetails', { cookie });
+        await getBytes(ports.hot, '/api/userDetails', { cookie });
         if (seenByFastify !== before) throw new Error('the revocation copy is not live yet');
       },
       { timeout: 10_000, interval: 50 },
@@ -204,11 +183,11 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
   async function both(path: string, headers: Record<string, string> = {}, method = 'GET') {
     const sent = { 'x-request-id': `hot-${randomBytes(6).toString('hex')}`, ...headers };
     const before = seenByFastify;
-    const hot = await get(ports.hot, path, sent, method);
+    const hot = await getBytes(ports.hot, path, sent, method);
     const byFastify = seenByFastify > before;
     const seenSince = () => seenByFastify > before;
     const upstreamHot = service.seen.at(-1);
-    const plain = await get(ports.fastify, path, sent, method);
+    const plain = await getBytes(ports.fastify, path, sent, method);
     const upstreamPlain = service.seen.at(-1);
     return { hot, plain, byFastify, seenSince, upstreamHot, upstreamPlain };
   }
@@ -297,7 +276,7 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
 
   it('a request without an id gets a new one, sent upstream and on the answer', async () => {
     const before = seenByFastify;
-    const res = await get(ports.hot, '/api/userDetails', { cookie });
+    const res = await getBytes(ports.hot, '/api/userDetails', { cookie });
     expect(seenByFastify).toBe(before);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(service.seen.at(-1)!['x-request-id']).toBe(res.headers['x-request-id']);

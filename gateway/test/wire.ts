@@ -82,6 +82,34 @@ export function send(port: number, options: SendOptions): Promise<RawResponse> {
   });
 }
 
+/** An answer with its body as bytes (compressed answers, binary bodies). */
+export interface BytesResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request on its own connection, the answer's body kept as bytes. */
+export function getBytes(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<BytesResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent: false });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.end();
+  });
+}
+
 export const json = (res: RawResponse) => JSON.parse(res.body) as Record<string, unknown>;
 
 /** `total` bytes of `fill` as 64 KiB chunks (one buffer, reused). */
