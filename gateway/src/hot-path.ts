@@ -16,7 +16,8 @@ import {
   type Forwarder,
 } from './forward';
 import { normaliseRequestUrl } from './paths';
-import { forwardedHeadersOf, type UpstreamTiming } from './proxy';
+import { markHandedOver, type UpstreamTiming } from './hand-over';
+import { forwardedHeadersOf } from './proxy';
 import type { ProxyRoute, RateLimitKind, ServiceName } from './routes';
 import { liveSessionOf, type SessionChecker, type VerifiedSession } from './session';
 
@@ -48,19 +49,6 @@ import { liveSessionOf, type SessionChecker, type VerifiedSession } from './sess
  * replayed into the forwarder's own handler for Fastify's reply (`forward.ts`): Fastify
  * answers it as it answers any request.
  */
-
-/** A request the hot path forwarded and handed over to Fastify to answer. */
-export interface HandedOver {
-  session: VerifiedSession;
-  timing: UpstreamTiming;
-  /** Replays the service's answer (so far, then live) into Fastify's handler of it. */
-  attach(handler: Dispatcher.DispatchHandler): void;
-}
-
-const handedOver = new WeakMap<IncomingMessage, HandedOver>();
-
-/** The hot path's state of a request it handed over to Fastify, if it did. */
-export const handedOverOf = (req: IncomingMessage): HandedOver | undefined => handedOver.get(req);
 
 export interface HotPathDeps {
   routes: readonly ProxyRoute[];
@@ -320,7 +308,7 @@ class HotAnswer implements Dispatcher.DispatchHandler {
     const { req, res, id, session, timing } = this.call;
     // Fastify's request id is the one sent upstream (requestIdFrom keeps a valid header)
     if (req.headers['x-request-id'] !== id) req.headers['x-request-id'] = id;
-    handedOver.set(req, { session, timing, attach: (handler) => this.#attach(handler) });
+    markHandedOver(req, { session, timing, attach: (handler) => this.#attach(handler) });
     this.call.fastify(req, res);
   }
 

@@ -19,20 +19,13 @@ import {
   type SessionChecker,
   type VerifiedSession,
 } from './session';
-import { handedOverOf } from './hot-path';
+import { handedOverOf, type UpstreamTiming } from './hand-over';
 import { upstreamConnector } from './upstream-socket';
 
 type ProxyHandler = NonNullable<FastifyHttpProxyOptions['handler']>;
 type HookDone = (err?: Error) => void;
 
 /** Which service a request went to, and how long it took to answer (its response headers). */
-export interface UpstreamTiming {
-  service: ServiceName;
-  startedAt: number;
-  /** Milliseconds from sending the request upstream to the service's response headers. */
-  ms?: number;
-}
-
 const timings = new WeakMap<object, UpstreamTiming>();
 
 /** The upstream timing of a proxied request (undefined when nothing was sent upstream). */
