@@ -780,6 +780,25 @@ export function fuzzRoutes(): FuzzRoute[] {
           ),
         }),
     })),
+    {
+      // issue 22: a trip's file; the format from the four, a near miss, or any text
+      name: 'GET /api/trips/:id/export.:format',
+      prefix: '/api/trips',
+      watch: [],
+      request: (w) =>
+        requestOf(w, 'caller', {
+          method: 'GET',
+          path: fc
+            .tuple(
+              idSegment([w.ids.myTrip, w.ids.friendTrip, w.ids.myDestination]),
+              fc.oneof(
+                fc.constantFrom('gpx', 'kml', 'geojson', 'ics', 'GPX', 'pdf', 'gpx.zip', ''),
+                fc.string({ maxLength: 12 }).map(encodeURIComponent),
+              ),
+            )
+            .map(([id, format]) => `/api/trips/${id}/export.${format}`),
+        }),
+    },
     // ------------------------------------------------------------------ bucketlist
     plain('GET /api/bucketlist', '/api/bucketlist'),
     {
