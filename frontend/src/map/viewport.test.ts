@@ -3,6 +3,7 @@ import { toMapLibreZoom } from './constants';
 import {
   boundsOf,
   clampZoom,
+  densestCentre,
   fitView,
   latFromMercatorY,
   lngSpan,
@@ -73,6 +74,55 @@ describe('fitView', () => {
     expect(fitView(points, { width: 375, height: 480 }).zoom).toBeLessThan(
       fitView(points, { width: 1200, height: 900 }).zoom,
     );
+  });
+});
+
+describe('fitView when the markers do not fit at the widest zoom', () => {
+  // a phone's map column (375 px wide): at zoom 2 it shows about a third of the world
+  const phone = { width: 375, height: 600 };
+  /** Whether a point is inside the padded area of `view` on a map of `size`. */
+  const inView = (p: { lat: number; lng: number }, view: ReturnType<typeof fitView>) => {
+    const world = 256 * 2 ** view.zoom;
+    const halfW = (phone.width - 96) / 2 / world;
+    const halfH = (phone.height - 96) / 2 / world;
+    const dx = Math.abs(normalizeLng(p.lng - view.center.lng)) / 360;
+    const dy = Math.abs(mercatorY(p.lat) - mercatorY(view.center.lat));
+    return dx <= halfW + 1e-9 && dy <= halfH + 1e-9;
+  };
+
+  it('centres on the most pins that fit, not on the middle of the world tour', () => {
+    const asia = [
+      { lat: 35.6762, lng: 139.6503 }, // Tokyo
+      { lat: 34.6937, lng: 135.5023 }, // Osaka
+      { lat: 37.5665, lng: 126.978 }, // Seoul
+    ];
+    const others = [
+      { lat: 40.7128, lng: -74.006 }, // New York
+      { lat: 51.5072, lng: -0.1276 }, // London
+    ];
+    const view = fitView([...others, ...asia], phone);
+    expect(view.zoom).toBe(2);
+    for (const city of asia) expect(inView(city, view)).toBe(true);
+  });
+
+  it('keeps a world tour that crosses the antimeridian in one view', () => {
+    const pacific = [
+      { lat: -17.7134, lng: 178.065 }, // Fiji
+      { lat: -13.759, lng: -172.1046 }, // Samoa
+      { lat: -21.1789, lng: -175.1982 }, // Tonga
+    ];
+    const view = fitView([{ lat: 51.5072, lng: -0.1276 }, ...pacific], phone);
+    for (const island of pacific) expect(inView(island, view)).toBe(true);
+    expect(Math.abs(view.center.lng)).toBeGreaterThan(170);
+  });
+
+  it('densestCentre takes each point once however wide the view', () => {
+    const points = [
+      { lat: 10, lng: -100 },
+      { lat: 10, lng: 100 },
+    ];
+    const centre = densestCentre(points, 720, 1);
+    expect(centre.lat).toBeCloseTo(10, 6);
   });
 });
 

@@ -109,11 +109,66 @@ export function fitView(
   const zoomX = dx > 0 ? Math.log2(availW / (TILE * dx)) : Infinity;
   const zoomY = dy > 0 ? Math.log2(availH / (TILE * dy)) : Infinity;
 
+  const fitZoom = Math.min(zoomX, zoomY);
+  const zoom = clampZoom(fitZoom);
+  if (fitZoom < zoom) {
+    // They do not all fit even at the widest zoom (a world tour on a phone): centre on the
+    // most pins that do, rather than on the middle of a box that may hold none.
+    const world = TILE * 2 ** zoom;
+    return { center: densestCentre(points, (360 * availW) / world, availH / world), zoom };
+  }
   const center = {
     lat: latFromMercatorY((yTop + yBottom) / 2),
     lng: normalizeLng(bounds.west + span / 2),
   };
-  return { center, zoom: clampZoom(Math.min(zoomX, zoomY)) };
+  return { center, zoom };
+}
+
+/** The widest run of sorted values within `width` (their first and one-past-last index). */
+function densestRun(values: readonly number[], width: number): [number, number] {
+  let best: [number, number] = [0, 1];
+  let end = 0;
+  for (let start = 0; start < values.length; start++) {
+    end = Math.max(end, start + 1);
+    while (end < values.length && values[end]! - values[start]! <= width) end++;
+    if (end - start > best[1] - best[0]) best = [start, end];
+  }
+  return best;
+}
+
+/**
+ * The centre of a view `lngWidth` degrees wide and `yHeight` (Mercator y, the world 1 high)
+ * tall that holds the most points: the densest run of longitudes (on the circle: each point
+ * also once more 360 degrees east), then of those points the densest run of heights. The
+ * centre is the middle of the points kept, so they sit inside the view.
+ */
+export function densestCentre(
+  points: readonly LatLng[],
+  lngWidth: number,
+  yHeight: number,
+): LatLng {
+  const byLng = points
+    .map((p) => ({ lng: normalizeLng(p.lng), y: mercatorY(p.lat) }))
+    .sort((a, b) => a.lng - b.lng);
+  const circle = [...byLng, ...byLng.map((p) => ({ lng: p.lng + 360, y: p.y }))];
+  const [lngStart, lngEnd] = densestRun(
+    circle.map((p) => p.lng),
+    lngWidth,
+  );
+  // at most every point once: a window as wide as the world would take some twice
+  const inLng = circle.slice(lngStart, Math.min(lngEnd, lngStart + byLng.length));
+  const byY = [...inLng].sort((a, b) => a.y - b.y);
+  const [yStart, yEnd] = densestRun(
+    byY.map((p) => p.y),
+    yHeight,
+  );
+  const kept = byY.slice(yStart, yEnd);
+  const lngs = kept.map((p) => p.lng);
+  const ys = kept.map((p) => p.y);
+  return {
+    lat: latFromMercatorY((Math.min(...ys) + Math.max(...ys)) / 2),
+    lng: normalizeLng((Math.min(...lngs) + Math.max(...lngs)) / 2),
+  };
 }
 
 /** Two views are the same within a small tolerance (for tests and for skipping no-op moves). */

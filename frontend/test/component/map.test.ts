@@ -138,6 +138,24 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     await waitForMap(world.page);
     expect((await settledView(world.page)).zoom).toBeCloseTo(2, 6);
     await world.context.close();
+
+    // on a phone zoom 2 shows a third of the world: the view centres on the most markers that
+    // fit (Reykjavík with the Lisbon + Porto cluster), not on the middle of the tour
+    const phone = await openHarness(browser, harness, { width: 375, query: 'markers=world' });
+    await waitForMap(phone.page);
+    expect((await settledView(phone.page)).zoom).toBeCloseTo(2, 6);
+    const box = await mapBox(phone.page);
+    let shown = 0;
+    for (const el of await phone.page.locator('.map-pin, .map-cluster').all()) {
+      const b = await el.boundingBox();
+      if (!b || b.x < box.x || b.y < box.y) continue;
+      if (b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height) continue;
+      shown += Number((await el.getAttribute('data-count')) ?? 1);
+    }
+    expect(shown).toBeGreaterThanOrEqual(3);
+    await phone.page.locator('.keyless-map').scrollIntoViewIfNeeded();
+    await screenshot(phone.page, 'map-world-375');
+    await phone.context.close();
   });
 
   it('selecting a pin opens its info window at zoom 6; another pin is refused; closing restores the view', async () => {
