@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import proxy, { type FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { proofPath, REQUEST_ID_HEADER, type IdentityProofMinter } from '@wayfarer/service-kit';
+import {
+  inTrace,
+  notSampledTraceparent,
+  proofPath,
+  REQUEST_ID_HEADER,
+  tracingActive,
+  type IdentityProofMinter,
+} from '@wayfarer/service-kit';
 import {
   countBody,
   dropRestOfBody,
@@ -106,6 +113,13 @@ export interface ForwardedFrom {
  * The headers a request goes upstream with: its own (no identity headers of the client's),
  * the verified identity and an identity proof binding it to the method and path, the request
  * id and the client address.
+ *
+ * With tracing on, the trace context is the gateway's, never the client's as it came: inside
+ * the request's trace the undici (or http) instrumentation adds the call's own `traceparent`
+ * (the client's would go as a second header); a request the door did not trace
+ * (service-kit's `sampling.ts`) goes with a fresh not-sampled one (flag 00), so the services
+ * behind skip it at their door too, rather than each tracing its own 10%. With tracing off the
+ * client's headers go as they came.
  */
 export function forwardedHeadersOf(
   headers: Record<string, string | string[] | undefined>,
@@ -113,12 +127,18 @@ export function forwardedHeadersOf(
   session: VerifiedSession | null,
   proofs: IdentityProofMinter,
 ): Record<string, string | string[] | undefined> {
-  return upstreamHeaders(
+  const out = upstreamHeaders(
     headers,
     { session, clientIp: from.ip, method: from.method, path: proofPath(from.url) },
     proofs,
     { [REQUEST_ID_HEADER]: from.id, 'x-forwarded-for': from.ip },
   );
+  if (tracingActive()) {
+    if (out.tracestate !== undefined) delete out.tracestate;
+    if (!inTrace()) out.traceparent = notSampledTraceparent();
+    else if (out.traceparent !== undefined) delete out.traceparent;
+  }
+  return out;
 }
 
 /**

@@ -8,8 +8,10 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { SocketIoInstrumentation } from '@opentelemetry/instrumentation-socket.io';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { context, trace } from '@opentelemetry/api';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { isUntracedUrl, REQUEST_ID_ATTRIBUTE, serviceNameOf } from './config';
+import { doorRatioOf, doorSampler, tracedAtDoor } from './sampling';
 import { setTelemetryShutdown } from './state';
 
 /**
@@ -26,9 +28,13 @@ import { setTelemetryShutdown } from './state';
  *   `traceparent` header) and socket.io. Database and Redis spans only inside a trace
  *   (`requireParentSpan`): the pollers (outbox relays, revocation cache, heartbeats) do not
  *   make a root trace every few hundred milliseconds; probes and scrapes are not traced;
- * - the exporter, sampler and batch processor from the standard env (`OTEL_EXPORTER_OTLP_*`,
- *   OTLP over HTTP/protobuf by default; `OTEL_TRACES_SAMPLER`/`_ARG`, default
- *   `parentbased_always_on`; `OTEL_BSP_*`). No OpenTelemetry metrics or logs: metrics are
+ * - the sampling decision at the door (`sampling.ts`): an incoming request's `traceparent`
+ *   flag, else the ratio of `OTEL_TRACES_SAMPLER`/`_ARG` (default `parentbased_always_on`),
+ *   decides before the http instrumentation does anything; a request not traced makes no
+ *   span anywhere (tracing suppressed below it), and outgoing http and undici calls outside a
+ *   trace are skipped; the SDK's sampler (`doorSampler`) records what the door admitted;
+ * - the exporter and batch processor from the standard env (`OTEL_EXPORTER_OTLP_*`, OTLP over
+ *   HTTP/protobuf by default; `OTEL_BSP_*`). No OpenTelemetry metrics or logs: metrics are
  *   Prometheus's (`metrics.ts`), logs stay pino lines on stdout.
  *
  * The service name is `OTEL_SERVICE_NAME`, else the entry's package (`serviceNameOf`).
@@ -37,13 +43,25 @@ export async function startTracing(): Promise<void> {
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
 
+  // the sampling decision, once, at the door (`sampling.ts`): a request not traced is ignored
+  // by the http instrumentation (no span, tracing suppressed below it)
+  const ratio = doorRatioOf(process.env);
+  // an outgoing call outside any trace (an ignored request's, a poller's) makes no span and
+  // carries no context: skipped before the instrumentations' per-call work
+  const outsideTrace = () => {
+    const parent = trace.getSpanContext(context.active());
+    return !parent || !trace.isSpanContextValid(parent);
+  };
   const instrumentations = {
     http: () =>
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => isUntracedUrl(req.url),
+        ignoreIncomingRequestHook: (req) =>
+          isUntracedUrl(req.url) || !tracedAtDoor(req.headers.traceparent, ratio),
+        ignoreOutgoingRequestHook: outsideTrace,
         requireParentforOutgoingSpans: true,
       }),
-    undici: () => new UndiciInstrumentation({ requireParentforSpans: true }),
+    undici: () =>
+      new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: outsideTrace }),
     fastify: () =>
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
@@ -70,6 +88,7 @@ export async function startTracing(): Promise<void> {
     serviceName: process.env.OTEL_SERVICE_NAME ? undefined : serviceNameOf(process.argv[1]),
     metricReaders: [],
     logRecordProcessors: [],
+    sampler: doorSampler(ratio),
     instrumentations: Object.entries(instrumentations)
       .filter(([name]) => !disabled.has(name))
       .map(([, make]) => make()),

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import {
   context,
   propagation,
@@ -113,4 +114,37 @@ export function startPublishSpans(events: readonly TracedEvent[]): PublishSpans 
 export function tagRequestSpan(requestId: string): void {
   const span = trace.getActiveSpan();
   if (span?.isRecording()) span.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
+}
+
+/**
+ * Whether the active context is inside a trace (a valid span context, sampled or not): a call
+ * made here carries that trace's context. False outside any request, and in a request the
+ * door did not trace (`sampling.ts`: no span at all).
+ */
+export function inTrace(): boolean {
+  const parent = trace.getSpanContext(context.active());
+  return parent !== undefined && trace.isSpanContextValid(parent);
+}
+
+/** Random bytes drawn 256 ids at a time (one `randomFillSync` for 256 requests). */
+const idPool = Buffer.alloc(24 * 256);
+let idAt = idPool.length;
+
+/**
+ * A fresh `traceparent` with the sampled flag off (`00-<trace id>-<span id>-00`): sent
+ * upstream with a request the door did not trace, so the services behind (parent-based) skip
+ * it at their own door instead of drawing a root decision of their own. Random ids from a
+ * pooled buffer (24 bytes a call).
+ */
+export function notSampledTraceparent(): string {
+  if (idAt === idPool.length) {
+    randomFillSync(idPool);
+    idAt = 0;
+  }
+  const at = idAt;
+  idAt += 24;
+  // never an all-zero id (invalid): the lowest bit of each id's last byte set
+  idPool[at + 15] = idPool[at + 15]! | 1;
+  idPool[at + 23] = idPool[at + 23]! | 1;
+  return `00-${idPool.toString('hex', at, at + 16)}-${idPool.toString('hex', at + 16, at + 24)}-00`;
 }
