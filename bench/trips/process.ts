@@ -75,7 +75,14 @@ export async function startTripsProcess(name: string): Promise<TripsProcess> {
   const groupPrefix = `bench-${suffix}-`;
   const port = await freePort();
   const child: ChildProcess = fork(fileURLToPath(new URL('./service.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_TRIPS_EXEC_ARGV: Node flags for the service's process only, e.g. `--cpu-prof
+    // --cpu-prof-dir=.data/bench` (the profile is written when `stop` ends it: SIGTERM, then
+    // the service's own graceful exit)
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_TRIPS_EXEC_ARGV?.split(/\s+/).filter(Boolean) ?? []),
+    ],
     env: {
       ...process.env,
       MONGO_DB: mongoDb,

@@ -2,9 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dropBucket, testInfra, testS3Client, uniqueSuffix } from '@wayfarer/test-kit';
 import { ObjectStore } from '../../src/object-store';
+import { SOCKET_READ_BYTES } from '../../src/socket-read';
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -83,6 +85,52 @@ describe('ObjectStore (real MinIO)', () => {
   it('answers null for a missing object, on stat and get', async () => {
     expect(await store.stat('a/none.png')).toBeNull();
     expect(await store.get('a/none.png')).toBeNull();
+  });
+
+  it('getLarge: the same bytes as get, in reads of up to a megabyte; null when missing; empty objects', async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 5);
+    await store.put('large/photo.jpg', data, 'image/jpeg');
+    await store.put('large/empty.jpg', Buffer.alloc(0), 'image/jpeg');
+    const stream = await store.getLarge('large/photo.jpg', 256 * 1024);
+    const sizes: number[] = [];
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream!) {
+      chunks.push(chunk as Buffer);
+      sizes.push((chunk as Buffer).length);
+    }
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(SOCKET_READ_BYTES);
+    expect((await bytesOf((await store.getLarge('large/empty.jpg'))!)).length).toBe(0);
+    expect(await store.getLarge('large/none.jpg')).toBeNull();
+  });
+
+  it('getLarge: reads ahead of a consumer that waits no further than asked, and stops when destroyed', async () => {
+    const data = randomBytes(8 * 1024 * 1024);
+    await store.put('large/slow.jpg', data, 'image/jpeg');
+    const stream = (await store.getLarge('large/slow.jpg', 512 * 1024))!;
+    // nobody reads: the stream fills to its high-water mark (one socket read past it at most)
+    await vi.waitFor(() => expect(stream.readableLength).toBeGreaterThan(0));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stream.readableLength).toBeLessThanOrEqual(512 * 1024 + SOCKET_READ_BYTES);
+    const first = stream.read() as Buffer;
+    expect(first.equals(data.subarray(0, first.length))).toBe(true);
+    stream.destroy();
+    await new Promise((resolve) => stream.once('close', resolve));
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it('getLarge: a refused read is an error with its status, not an empty object', async () => {
+    const { s3 } = testInfra();
+    const wrong = ObjectStore.connect({
+      ...s3,
+      secretKey: 'not-the-secret',
+      region: 'us-east-1',
+      bucket,
+    });
+    await expect(wrong.getLarge('large/photo.jpg')).rejects.toMatchObject({
+      name: 'ObjectReadError',
+      status: 403,
+    });
   });
 
   it('removes one object; removing a missing one is fine', async () => {

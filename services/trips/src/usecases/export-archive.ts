@@ -21,7 +21,7 @@ export const EXPORT_READAHEAD_BYTES = 1024 * 1024;
 
 export interface ExportArchiveDeps {
   trips: Pick<TripsRepo, 'listByOwner'>;
-  photos: Pick<ObjectStore, 'get'>;
+  photos: Pick<ObjectStore, 'getLarge'>;
   areas: Pick<ExportAreasClient, 'fetchAll'>;
   logger: Logger;
   now: () => Date;
@@ -92,8 +92,13 @@ export async function exportArchive(
     if (i >= photos.length) return undefined;
     let pending = requested.get(i);
     if (!pending) {
-      pending = deps.photos.get(photos[i]!.key);
-      pending.catch(() => undefined); // answered when its turn comes (`open`)
+      pending = deps.photos.getLarge(photos[i]!.key, EXPORT_READAHEAD_BYTES);
+      // answered when its turn comes (`open`); a read that fails before then (MinIO gone) is
+      // seen there too (the stream is destroyed with its error), not thrown meanwhile
+      pending.then(
+        (stream) => stream?.on('error', () => undefined),
+        () => undefined,
+      );
       requested.set(i, pending);
     }
     return pending;
