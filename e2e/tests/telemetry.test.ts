@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { Topics } from '@wayfarer/contracts';
@@ -41,10 +41,10 @@ async function jaeger<T>(path: string): Promise<T> {
 }
 
 /** The traces holding a span tagged with this request id (service-kit's fastify request span). */
-const tracesOfRequest = async (requestId: string) =>
+const tracesOfRequest = async (requestId: string, service = 'gateway') =>
   (
     await jaeger<{ data: JaegerTrace[] }>(
-      `/api/traces?service=gateway&lookback=1h&limit=20&tags=${encodeURIComponent(
+      `/api/traces?service=${service}&lookback=1h&limit=20&tags=${encodeURIComponent(
         JSON.stringify({ 'wayfarer.request_id': requestId }),
       )}`,
     )
@@ -136,6 +136,58 @@ describe('telemetry', () => {
       expect(parentOf(processed!)).toBe(send);
     }
   }, 120_000);
+
+  it("a request's traceparent decides at the door: -00 makes no span anywhere, -01 one trace", async () => {
+    const caller = await signUp('Sampled', 'telemetry');
+    // the hot path (a GET auth answers) and Fastify's (chat's routes, through reply-from)
+    const calls = [
+      { method: 'GET', path: '/api/userDetails', service: 'auth' },
+      { method: 'GET', path: '/api/conversations', service: 'chat' },
+    ];
+    const sent = [];
+    for (const { method, path, service } of calls) {
+      const send = async (flags: '00' | '01') => {
+        const traceId = randomBytes(16).toString('hex');
+        const requestId = `telemetry-${flags}-${randomUUID()}`;
+        const res = await api(path, caller, {
+          method,
+          headers: {
+            'x-request-id': requestId,
+            traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}`,
+          },
+        });
+        expect(res.status, `${method} ${path}`).toBe(200);
+        return { traceId, requestId };
+      };
+      // the unsampled one first: by the time the sampled one's spans are in Jaeger, any span
+      // of the unsampled one (ended before, exported by the same processes) would be as well
+      sent.push({ service, unsampled: await send('00'), sampled: await send('01') });
+    }
+    for (const { service, sampled } of sent) {
+      // the client's trace, continued by the gateway and the service behind it
+      await expect
+        .poll(
+          async () => {
+            const [trace] = (
+              await jaeger<{ data: JaegerTrace[] }>(`/api/traces/${sampled.traceId}`)
+            ).data;
+            return new Set(trace?.spans.map((s) => serviceOf(trace, s)) ?? []);
+          },
+          { timeout: 30_000, interval: 500 },
+        )
+        .toEqual(new Set(['gateway', service]));
+      const traces = await tracesOfRequest(sampled.requestId);
+      expect(traces.map((t) => t.traceID)).toEqual([sampled.traceId]);
+    }
+    for (const { service, unsampled } of sent) {
+      expect(await jaeger<{ data: JaegerTrace[] }>(`/api/traces/${unsampled.traceId}`)).toEqual({
+        data: [],
+      });
+      // nor a trace of its own in the service (a fresh not-sampled context went upstream)
+      expect(await tracesOfRequest(unsampled.requestId)).toEqual([]);
+      expect(await tracesOfRequest(unsampled.requestId, service)).toEqual([]);
+    }
+  }, 90_000);
 
   it('every process answers /metrics; the gateway only on its loopback metrics port', async () => {
     const processes = Object.entries(ports);
