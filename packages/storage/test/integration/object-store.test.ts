@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropBucket, testInfra, testS3Client, uniqueSuffix } from '@wayfarer/test-kit';
 import { ObjectStore } from '../../src/object-store';
 import { SOCKET_READ_BYTES } from '../../src/socket-read';
@@ -87,39 +87,52 @@ describe('ObjectStore (real MinIO)', () => {
     expect(await store.get('a/none.png')).toBeNull();
   });
 
-  it('getLarge: the same bytes as get, in reads of up to a megabyte; null when missing; empty objects', async () => {
-    const data = randomBytes(3 * 1024 * 1024 + 5);
+  it('readLarge: the same bytes as get, in pieces of up to a megabyte; null when missing; empty objects', async () => {
+    const data = randomBytes(5 * 1024 * 1024 + 5);
     await store.put('large/photo.jpg', data, 'image/jpeg');
     await store.put('large/empty.jpg', Buffer.alloc(0), 'image/jpeg');
-    const stream = await store.getLarge('large/photo.jpg', 256 * 1024);
-    const sizes: number[] = [];
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream!) {
-      chunks.push(chunk as Buffer);
-      sizes.push((chunk as Buffer).length);
+    const pieces = (await store.readLarge('large/photo.jpg'))!;
+    const copies: Buffer[] = [];
+    const buffers = new Set<ArrayBuffer>();
+    for (let piece = await pieces.next(); piece; piece = await pieces.next()) {
+      expect(piece.bytes.length).toBeLessThanOrEqual(SOCKET_READ_BYTES);
+      copies.push(Buffer.from(piece.bytes));
+      buffers.add(piece.bytes.buffer as ArrayBuffer);
+      piece.release();
     }
-    expect(Buffer.concat(chunks).equals(data)).toBe(true);
-    expect(Math.max(...sizes)).toBeLessThanOrEqual(SOCKET_READ_BYTES);
-    expect((await bytesOf((await store.getLarge('large/empty.jpg'))!)).length).toBe(0);
-    expect(await store.getLarge('large/none.jpg')).toBeNull();
+    expect(Buffer.concat(copies).equals(data)).toBe(true);
+    // the same few buffers, read into again
+    expect(buffers.size).toBeLessThanOrEqual(3);
+    expect(await (await store.readLarge('large/empty.jpg'))!.next()).toBeNull();
+    expect(await store.readLarge('large/none.jpg')).toBeNull();
   });
 
-  it('getLarge: reads ahead of a consumer that waits no further than asked, and stops when destroyed', async () => {
+  it('readLarge: reads no further while the consumer holds two pieces; the held bytes stay intact', async () => {
     const data = randomBytes(8 * 1024 * 1024);
     await store.put('large/slow.jpg', data, 'image/jpeg');
-    const stream = (await store.getLarge('large/slow.jpg', 512 * 1024))!;
-    // nobody reads: the stream fills to its high-water mark (one socket read past it at most)
-    await vi.waitFor(() => expect(stream.readableLength).toBeGreaterThan(0));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(stream.readableLength).toBeLessThanOrEqual(512 * 1024 + SOCKET_READ_BYTES);
-    const first = stream.read() as Buffer;
-    expect(first.equals(data.subarray(0, first.length))).toBe(true);
-    stream.destroy();
-    await new Promise((resolve) => stream.once('close', resolve));
-    expect(stream.destroyed).toBe(true);
+    const pieces = (await store.readLarge('large/slow.jpg'))!;
+    const first = (await pieces.next())!;
+    const second = (await pieces.next())!;
+    const third = pieces.next();
+    let thirdCame = false;
+    void third.then(() => (thirdCame = true));
+    // held two: nothing more is read, however long the consumer takes (here: as long as
+    // reading the whole object again takes)
+    const again = (await store.readLarge('large/slow.jpg'))!;
+    for (let piece = await again.next(); piece; piece = await again.next()) piece.release();
+    expect(thirdCame).toBe(false);
+    expect(first.bytes.equals(data.subarray(0, first.bytes.length))).toBe(true);
+    const at = first.bytes.length;
+    expect(second.bytes.equals(data.subarray(at, at + second.bytes.length))).toBe(true);
+    first.release();
+    const next = (await third)!;
+    const at3 = at + second.bytes.length;
+    expect(next.bytes.equals(data.subarray(at3, at3 + next.bytes.length))).toBe(true);
+    pieces.close();
+    await expect(pieces.next()).rejects.toThrow(/closed/);
   });
 
-  it('getLarge: a refused read is an error with its status, not an empty object', async () => {
+  it('readLarge: a refused read is an error with its status, not an empty object', async () => {
     const { s3 } = testInfra();
     const wrong = ObjectStore.connect({
       ...s3,
@@ -127,7 +140,7 @@ describe('ObjectStore (real MinIO)', () => {
       region: 'us-east-1',
       bucket,
     });
-    await expect(wrong.getLarge('large/photo.jpg')).rejects.toMatchObject({
+    await expect(wrong.readLarge('large/photo.jpg')).rejects.toMatchObject({
       name: 'ObjectReadError',
       status: 403,
     });
