@@ -9,8 +9,8 @@
  * storage's ObjectStore (BENCH_EXPORT_BYTES in all, default 2 GiB: 200 objects), and trip
  * documents pointing at them as originals (`benchTrips`, 10 photos a trip). Then in alternating
  * rounds (BENCH_EXPORT_ROUNDS, default 2 each):
- * - baseline: every original read one after the other from MinIO (`ObjectStore.get`, the bytes
- *   counted and dropped), as the export reads them;
+ * - baseline: every original read one after the other from MinIO (`ObjectStore.get`, minio-js'
+ *   ordinary read, the bytes counted and dropped; the export reads with `readLarge`);
  * - the export: `GET /api/export` from the trips process, signed as the gateway signs it, the
  *   bytes counted and dropped, while the process's VmRSS (/proc/<pid>/status) is sampled every
  *   50 ms.
