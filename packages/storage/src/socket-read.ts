@@ -117,6 +117,7 @@ export function getOverSocket(url: URL, options: SocketReadOptions): Promise<Obj
           free.push(buffer);
           if (paused && held < BUFFERS_PER_READ - 1 && left > 0 && !failure) {
             paused = false;
+            socket.setTimeout(options.idleTimeoutMs);
             socket.resume();
           }
         },
@@ -125,6 +126,8 @@ export function getOverSocket(url: URL, options: SocketReadOptions): Promise<Obj
       wake();
       // keep one buffer free to read into next: wait while the consumer holds the others
       paused = left > 0 && held >= BUFFERS_PER_READ - 1;
+      // waiting for the consumer (a slow client) is no silence of the store's
+      if (paused) socket.setTimeout(0);
       return !paused;
     };
     const pieces: ObjectPieces = {

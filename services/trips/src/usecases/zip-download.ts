@@ -52,6 +52,8 @@ export class ZipDownload extends Readable {
   private current: ObjectPieces | null = null;
   private pushWaiter: (() => void) | null = null;
   private readonly stopListeners = new Set<() => void>();
+  /** The reads opened and not yet written (the one read ahead). */
+  private readonly opening = new Map<number, Promise<ObjectPieces | null>>();
 
   constructor(
     private readonly content: ZipContent,
@@ -98,6 +100,13 @@ export class ZipDownload extends Readable {
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
     this.current?.close();
     this.current = null;
+    for (const pending of this.opening.values()) {
+      pending.then(
+        (pieces) => pieces?.close(),
+        () => undefined,
+      );
+    }
+    this.opening.clear();
     for (const stop of this.stopListeners) stop();
     callback(err);
   }
@@ -165,7 +174,7 @@ export class ZipDownload extends Readable {
     await put(Buffer.concat(head));
 
     // the streamed ones, STORED, CRC and size after their bytes
-    const opening = new Map<number, Promise<ObjectPieces | null>>();
+    const { opening } = this;
     const open = (i: number) => {
       if (i >= content.streamed.length || this.destroyed) return;
       const pending = content.open(i);
