@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import {
   TripExportFormats,
   type Trip,
 } from '@wayfarer/contracts';
-import { gatewayHeaders } from '@wayfarer/test-kit';
+import { gatewayHeaders, testInfra } from '@wayfarer/test-kit';
+import { startTcpProxy, type TcpProxy } from '@wayfarer/test-kit/faults';
 import { unzipEntries as unzip } from '@wayfarer/test-kit/zip';
 import { exportTripFile } from '../../src/domain/export';
 import { gif, largeJpeg, png, webp } from '../fixtures';
@@ -187,5 +189,103 @@ describe('GET /api/export', () => {
     expect(trips[0]!.destinations[0]!.photos).toHaveLength(3);
     // the first download had barely started
     expect(firstChunk).toBeLessThan(again.rawPayload.length / 2);
+  });
+  it('writes a photo removed since the trip was read as an empty entry, the others whole', async () => {
+    const dana = newUserId();
+    const trip = await createTrip(dana, 'Gone', [[await png(40, 40), await png(50, 50)]]);
+    const stored = (await h.trips.findOwned(trip._id, dana))!;
+    const [kept, gone] = stored.destinations[0]!.photos.map((p) => p.id);
+    const originals = stored.destinations[0]!.photos.map((p) => p.original);
+    await h.photos.remove(originals[1]!.key);
+    const res = await h.app.inject({ url: '/api/export', headers: as(dana) });
+    expect(res.statusCode).toBe(200);
+    const files = await unzip(res.rawPayload);
+    const path = (id: string | undefined) =>
+      [...files.keys()].find((name) => name.includes(`/photos/${trip._id}/${id}.`))!;
+    expect(files.get(path(gone))!.length).toBe(0);
+    const keptBytes = await buffer((await h.photos.get(originals[0]!.key))!);
+    expect(files.get(path(kept))!.equals(keptBytes)).toBe(true);
+  });
+});
+
+describe('GET /api/export when MinIO goes away midway', () => {
+  let proxied: Harness;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(testInfra().s3.endpoint);
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    proxied = await startTrips(
+      {},
+      {
+        S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
+        ...Object.fromEntries(
+          ['AUTH_URL', 'BUCKETLIST_URL', 'SOCIAL_URL', 'JOURNAL_URL', 'CHAT_URL'].map((k) => [
+            k,
+            down,
+          ]),
+        ),
+      },
+    );
+    await proxied.app.listen({ port: 0, host: '127.0.0.1' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await proxied?.close();
+    await proxy?.close();
+  });
+
+  it('breaks the download (never a short valid ZIP)', async () => {
+    const erin = newUserId();
+    const res = await postTrip(
+      proxied.app,
+      erin,
+      tripFields({ name: 'Far', startDate: '2026-05-01', endDate: '2026-05-09' }, [
+        {
+          name: 'Stop',
+          latitude: '40',
+          longitude: '10',
+          startDate: '2026-05-01',
+          endDate: '2026-05-02',
+          story: '',
+        },
+      ]),
+      await Promise.all(
+        [30, 31, 32].map(async (side) => ({
+          field: 'photos[0]',
+          data: await png(side, side),
+          filename: 'p.png',
+          type: 'image/png',
+        })),
+      ),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    await proxied.variants.idle();
+    // originals of 20 MB each: far more than the sockets' buffers hold
+    const stored = (await proxied.trips.findOwned(res.json<Trip>()._id, erin))!;
+    for (const photo of stored.destinations[0]!.photos) {
+      await proxied.photos.put(photo.original.key, randomBytes(20 * 1024 * 1024), 'image/png');
+    }
+    const { port } = proxied.app.server.address() as AddressInfo;
+    const headers = gatewayHeaders('GET', '/api/export', { userId: erin });
+    const answer = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ host: '127.0.0.1', port, path: '/api/export', headers }, resolve)
+        .on('error', reject)
+        .end(),
+    );
+    expect(answer.statusCode).toBe(200);
+    let received = 0;
+    const ended = new Promise<'end'>((resolve, reject) => {
+      answer.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > 1024 * 1024) proxy.cut(); // MinIO gone while a photo streams
+      });
+      answer.on('end', () => resolve('end'));
+      answer.on('error', reject);
+      answer.on('aborted', () => reject(new Error('aborted')));
+    });
+    await expect(ended).rejects.toThrow();
+    expect(received).toBeLessThan(60 * 1024 * 1024);
+    proxy.restore();
   });
 });
