@@ -26,7 +26,8 @@
  * (`WAYFARER_REQUEST_METRICS=off`, no preload): budget at least 0.9x the throughput each. With
  * every request sampled (`parentbased_always_on`, the local default) it is shown beside them.
  *
- * `PROFILE=1` also starts the gateway with `--cpu-prof` (profile in .data/bench/).
+ * `PROFILE=1` also starts the gateway with `--cpu-prof` (profile in .data/bench/),
+ * `PROFILE=traced` the gateway traced at TRACE_RATIO, `PROFILE=1,traced` both.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -147,11 +148,11 @@ const gatewayEnv = {
   // a benchmark from one address: the limit must not be what is measured
   RATE_LIMIT_PER_MINUTE: '1000000000',
 };
-const gateway = await start(
-  'gateway',
-  gatewayEnv,
-  process.env.PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-);
+const profiled = (side: string) =>
+  process.env.PROFILE?.split(',').includes(side)
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]
+    : [];
+const gateway = await start('gateway', gatewayEnv, profiled('1'));
 // telemetry's cost: the gateway without request metrics, and with tracing on as well
 const otlpEndpoint =
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT ??
@@ -165,7 +166,7 @@ const untelemetered = await start('gateway', {
   OTEL_EXPORTER_OTLP_ENDPOINT: '',
 });
 const TRACE_RATIO = process.env.TRACE_RATIO ?? '0.1';
-const tracedGateway = (sampler: Record<string, string>) =>
+const tracedGateway = (sampler: Record<string, string>, execArgv: string[] = []) =>
   start(
     'gateway',
     {
@@ -174,12 +175,12 @@ const tracedGateway = (sampler: Record<string, string>) =>
       OTEL_SERVICE_NAME: 'gateway-bench',
       ...sampler,
     },
-    ['--import', '@wayfarer/service-kit/telemetry'],
+    ['--import', '@wayfarer/service-kit/telemetry', ...execArgv],
   );
-const traced = await tracedGateway({
-  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-  OTEL_TRACES_SAMPLER_ARG: TRACE_RATIO,
-});
+const traced = await tracedGateway(
+  { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: TRACE_RATIO },
+  profiled('traced'),
+);
 const tracedAll = await tracedGateway({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
 const bare = await start('bare', { AUTH_URL: auth.url });
 /**

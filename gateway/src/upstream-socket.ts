@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { buildConnector } from 'undici';
+import { runUntraced } from '@wayfarer/service-kit';
 
 /** Write errors meaning the service has closed its end of the connection. */
 const PEER_GONE = new Set(['EPIPE', 'ECONNRESET']);
@@ -20,12 +21,17 @@ type WriteCallback = (error?: Error | null) => void;
  */
 export function upstreamConnector(): buildConnector.connector {
   const connect = buildConnector({});
+  // Made outside any trace: a socket's events run in the context it was made in, and one
+  // connection serves many requests, so undici's callbacks (and an answer ended in them, its
+  // listeners) never run inside the trace of the request that happened to open it
   return (options, callback) =>
-    connect(options, (error, socket) => {
-      if (socket) dropWritesOncePeerCloses(socket);
-      // (the callback's two shapes, as undici gave them)
-      (callback as (e: Error | null, s: Socket | null) => void)(error, socket);
-    });
+    runUntraced(() =>
+      connect(options, (error, socket) => {
+        if (socket) dropWritesOncePeerCloses(socket);
+        // (the callback's two shapes, as undici gave them)
+        (callback as (e: Error | null, s: Socket | null) => void)(error, socket);
+      }),
+    );
 }
 
 function dropWritesOncePeerCloses(socket: Socket): void {
