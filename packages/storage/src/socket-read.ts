@@ -190,7 +190,7 @@ export function getOverSocket(url: URL, options: SocketReadOptions): Promise<Obj
     let reading = take();
     let lent = false; // the buffer just read into went out in a piece
     const socket = connect({
-      host: url.hostname,
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'), // (an IPv6 address without its brackets)
       port: Number(url.port || 80),
       onread: {
         // called before each read: the buffer the next bytes go to
