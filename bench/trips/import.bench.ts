@@ -20,12 +20,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import yazl from 'yazl';
 import { gatewayHeaders } from '@wayfarer/test-kit';
+import { zipFile } from '@wayfarer/test-kit/zip';
 import { recordBudget } from '../lib/results';
 import { startTripsProcess } from './process';
 
@@ -35,23 +32,6 @@ const PHOTOS_PER_STEP = 2;
 const FILLER_ENTRIES = 56;
 const MiB = 1024 * 1024;
 const RSS_BUDGET = 100 * MiB;
-
-/** A ZIP of `entries` streamed to `path` with yazl (each entry's bytes made when reached). */
-async function zipFile(
-  path: string,
-  entries: { name: string; data: () => Buffer; compress?: boolean }[],
-): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const e of entries) {
-    zip.addReadStreamLazy(e.name, { compress: e.compress ?? true }, (cb) =>
-      cb(null, Readable.from([e.data()])),
-    );
-  }
-  zip.end();
-  const out = createWriteStream(path);
-  zip.outputStream.pipe(out);
-  await once(out, 'close');
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'wayfarer-import-bench-'));
 const photo = await sharp({

@@ -1,6 +1,10 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { fromBuffer, type Entry } from 'yauzl';
+import yazl from 'yazl';
 
 /**
  * Every entry of a ZIP in memory, by name, read by yauzl (an independent reader: sizes checked
@@ -30,4 +34,44 @@ export function unzipEntries(zip: Buffer): Promise<Map<string, Buffer>> {
       file.readEntry();
     });
   });
+}
+
+export interface ZipInput {
+  name: string;
+  data: Buffer;
+  /** Deflate it (default true). */
+  compress?: boolean;
+}
+
+/**
+ * A ZIP of `entries` in memory, written by yazl (an independent writer: for archives a test
+ * or a bench feeds a service, e.g. issue 22's import). Small archives.
+ */
+export async function zipBuffer(entries: ZipInput[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const e of entries) zip.addBuffer(e.data, e.name, { compress: e.compress ?? true });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A ZIP of `entries` streamed by yazl to the file `path`, each entry's bytes made when yazl
+ * reaches it (large archives: never whole in memory).
+ */
+export async function zipFile(
+  path: string,
+  entries: { name: string; data: () => Buffer; compress?: boolean }[],
+): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const e of entries) {
+    zip.addReadStreamLazy(e.name, { compress: e.compress ?? true }, (cb) =>
+      cb(null, Readable.from([e.data()])),
+    );
+  }
+  zip.end();
+  const out = createWriteStream(path);
+  zip.outputStream.pipe(out);
+  await once(out, 'close');
 }

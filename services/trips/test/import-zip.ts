@@ -1,46 +1,11 @@
-import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
-import { Readable } from 'node:stream';
 import { crc32, createDeflateRaw } from 'node:zlib';
-import yazl from 'yazl';
 
-/** Test archives for the import (`POST /api/import`): built with yazl, or by hand below. */
-
-export interface ZipInput {
-  name: string;
-  data: Buffer;
-  /** Deflate it (default true). */
-  compress?: boolean;
-}
-
-/** A ZIP of `entries` in memory (small archives). */
-export async function zipBuffer(entries: ZipInput[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const e of entries) zip.addBuffer(e.data, e.name, { compress: e.compress ?? true });
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-/** A ZIP of `entries` streamed to the file `path` (large archives: never whole in memory). */
-export async function zipFile(
-  path: string,
-  entries: { name: string; data: () => Buffer; compress?: boolean }[],
-): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const e of entries) {
-    // each entry's bytes are made when yazl reaches it
-    zip.addReadStreamLazy(e.name, { compress: e.compress ?? true }, (cb) =>
-      cb(null, Readable.from([e.data()])),
-    );
-  }
-  zip.end();
-  const out = createWriteStream(path);
-  zip.outputStream.pipe(out);
-  await once(out, 'close');
-}
+/**
+ * Hostile archives for the import (`POST /api/import`), made by hand: the well-formed ones are
+ * test-kit's `zipBuffer` and `zipFile` (yazl).
+ */
 
 /**
  * Renames an entry in a small ZIP by patching its name where it is written (local header and

@@ -17,8 +17,9 @@ import {
 } from '@wayfarer/contracts';
 import { waitForEvents } from '@wayfarer/test-kit';
 import { jpegWithGps } from '@wayfarer/test-kit/images';
+import { zipBuffer, zipFile } from '@wayfarer/test-kit/zip';
 import { png } from '../fixtures';
-import { renameEntry, zeroBomb, zipBuffer, zipFile } from '../import-zip';
+import { renameEntry, zeroBomb } from '../import-zip';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
 let h: Harness;
