@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
-import { Client as MinioClient } from 'minio';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { collectionsHolding, tablesHolding, testInfra } from '@wayfarer/test-kit';
+import { collectionsHolding, tablesHolding, testInfra, testS3Client } from '@wayfarer/test-kit';
 
 /**
  * Every store of the e2e stack, scanned generically for text (issue 19's erasure test): every
@@ -58,14 +57,7 @@ export async function storesHolding(texts: readonly string[]): Promise<string[]>
     await mongo.close();
   }
 
-  const endpoint = new URL(infra.s3.endpoint);
-  const minio = new MinioClient({
-    endPoint: endpoint.hostname,
-    port: Number(endpoint.port),
-    useSSL: endpoint.protocol === 'https:',
-    accessKey: infra.s3.accessKey,
-    secretKey: infra.s3.secretKey,
-  });
+  const minio = testS3Client();
   for (const bucket of await minio.listBuckets()) {
     if (!bucket.name.endsWith(`-${namespace}`)) continue;
     for await (const item of minio.listObjectsV2(bucket.name, '', true)) {

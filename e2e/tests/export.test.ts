@@ -1,5 +1,4 @@
 import { buffer } from 'node:stream/consumers';
-import { Client as MinioClient } from 'minio';
 import { describe, expect, inject, it } from 'vitest';
 import {
   ExportArchive,
@@ -9,7 +8,7 @@ import {
   ExportManifest,
   TripExportFormats,
 } from '@wayfarer/contracts';
-import { testInfra } from '@wayfarer/test-kit';
+import { testS3Client } from '@wayfarer/test-kit';
 import { unzipEntries } from '@wayfarer/test-kit/zip';
 import { befriend, json, register, say, type KnownAccount } from '../support/account';
 import { api, createTrip, withServiceDown, type TripSummary } from '../support/api';
@@ -56,15 +55,7 @@ const area = (files: Map<string, Buffer>, name: string) =>
   ExportAreaDocument.parse(jsonOf(files, `${name}.json`));
 
 function photosBucket() {
-  const infra = testInfra();
-  const endpoint = new URL(infra.s3.endpoint);
-  const minio = new MinioClient({
-    endPoint: endpoint.hostname,
-    port: Number(endpoint.port),
-    useSSL: endpoint.protocol === 'https:',
-    accessKey: infra.s3.accessKey,
-    secretKey: infra.s3.secretKey,
-  });
+  const minio = testS3Client();
   const bucket = `photos-${inject('namespace')}`;
   return async (key: string) => buffer(await minio.getObject(bucket, key));
 }
