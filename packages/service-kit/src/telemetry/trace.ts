@@ -146,5 +146,6 @@ export function notSampledTraceparent(): string {
   // never an all-zero id (invalid): the lowest bit of each id's last byte set
   idPool[at + 15] = idPool[at + 15]! | 1;
   idPool[at + 23] = idPool[at + 23]! | 1;
-  return `00-${idPool.toString('hex', at, at + 16)}-${idPool.toString('hex', at + 16, at + 24)}-00`;
+  const hex = idPool.toString('hex', at, at + 24);
+  return `00-${hex.slice(0, 32)}-${hex.slice(32)}-00`;
 }
