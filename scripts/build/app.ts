@@ -6,10 +6,12 @@
  * For each app, `<out>/<workspace>/` holds all that its image needs, run by `node` alone:
  *
  *   main.js, telemetry.js   esbuild bundles of `src/main.ts` and of service-kit's tracing preload
- *                           (`node --import ./telemetry.js main.js`): the workspace packages
- *                           (`packages/*`, TypeScript) inlined, every npm package left as an
- *                           import; lazy imports stay lazy (code splitting, chunks/), so the
- *                           preload still loads no OpenTelemetry module while tracing is off
+ *                           (`node --import ./telemetry.js main.js`), and workers/<name>.js of
+ *                           each worker thread's `src/workers/<name>.worker.ts`: the workspace
+ *                           packages (`packages/*`, TypeScript) inlined, every npm package
+ *                           left as an import; lazy imports stay lazy (code splitting, chunks/),
+ *                           so the preload still loads no OpenTelemetry module while tracing is
+ *                           off
  *   healthcheck.js          GET /readyz on $PORT (the image's HEALTHCHECK)
  *   package.json            the workspace's name (service-kit names traces after it), ESM
  *   node_modules/           only the npm packages the bundles import (and the app declares:
@@ -114,6 +116,7 @@ export async function buildApp(workspace: string, outRoot: string): Promise<AppB
     entryPoints: {
       main: join(dir, 'src/main.ts'),
       telemetry: join(root, 'packages/service-kit/src/telemetry/register.ts'),
+      ...workerEntries(dir),
     },
     outdir: out,
     bundle: true,
@@ -156,6 +159,21 @@ export async function buildApp(workspace: string, outRoot: string): Promise<AppB
     cpSync(join(root, 'frontend/dist'), join(out, 'frontend/dist'), { recursive: true });
   }
   return { workspace, out, packages, bytes: sizeOf(out) };
+}
+
+/**
+ * The app's worker threads: each `src/workers/<name>.worker.ts` is bundled as
+ * `workers/<name>.js` (its chunks shared with main.js), which the app starts by that path from
+ * its root (trips' `workers/xml-pool.ts`).
+ */
+function workerEntries(dir: string): Record<string, string> {
+  const workers = join(dir, 'src/workers');
+  if (!existsSync(workers)) return {};
+  return Object.fromEntries(
+    readdirSync(workers)
+      .filter((name) => name.endsWith('.worker.ts'))
+      .map((name) => [`workers/${name.slice(0, -'.worker.ts'.length)}`, join(workers, name)]),
+  );
 }
 
 /** Every output must be inside `out`, and every import of one either a chunk or external. */

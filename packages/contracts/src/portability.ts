@@ -116,7 +116,7 @@ export const ImportLimits = {
   /**
    * A GPX or KML file. Parsed whole into a DOM (xmldom), which takes some 60 times its size in
    * memory and about a second per MiB: 4 MiB (some 40,000 track points) keeps one parse near
-   * 250 MB, and the service runs one at a time (trips README, "Import").
+   * 250 MB, and the service runs one at a time, in a worker thread (trips README, "Import").
    */
   xmlMaxBytes: 4 * MiB,
   /** Entries a ZIP may list. */
@@ -149,6 +149,9 @@ export const ImportMessages = {
   xmlDeclarations:
     'The XML file declares a DOCTYPE or entities, which are not accepted (GPX and KML need none).',
   badXml: 'The XML file could not be read (it is not well-formed).',
+  /** Its parse ran out of the time or memory an import's parse is given (trips' XML worker). */
+  xmlTooHeavy:
+    'The XML file could not be read within the time and memory an import may take: split it into smaller files.',
   badJson: 'The JSON file could not be read.',
   badZip: 'The ZIP archive could not be read.',
   unsafeZip: (reason: string) => `The ZIP archive was refused: ${reason}.`,

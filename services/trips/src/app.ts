@@ -20,6 +20,7 @@ import type { MyTripsBody } from './usecases/list-my-trips';
 import type { ExportAreasClient } from './store/export-areas';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
+import type { XmlDrafts } from './workers/xml-pool';
 
 export interface TripsDeps {
   logger: Logger;
@@ -50,6 +51,8 @@ export interface TripsDeps {
   mytrips: MyTripsCache<MyTripsBody>;
   /** The other services' areas of the account export (`GET /api/export`, issue 22). */
   exportAreas: ExportAreasClient;
+  /** Reads an imported GPX or KML file off the event loop (`XmlDraftPool`, a worker thread). */
+  xml: XmlDrafts;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -82,6 +85,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     images: deps.images,
     variants: deps.variants,
     mytrips: deps.mytrips,
+    xml: deps.xml,
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed); the
   // domain's errors are answered as HTTP errors by every route (routes/errors.ts).

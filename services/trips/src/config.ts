@@ -38,6 +38,12 @@ export const TripsEnv = z.object({
   SOCIAL_URL: z.url().default('http://127.0.0.1:4004'),
   JOURNAL_URL: z.url().default('http://127.0.0.1:4005'),
   CHAT_URL: z.url().default('http://127.0.0.1:4006'),
+  /**
+   * How long the import's parse of one GPX or KML file (at most `ImportLimits.xmlMaxBytes`,
+   * some seconds of CPU) may take in its worker thread before the thread is stopped and the
+   * import refused (a 400), ms.
+   */
+  IMPORT_XML_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   MYTRIPS_CACHE_MAX_BYTES: z.coerce
     .number()
     .int()

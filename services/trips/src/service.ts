@@ -23,6 +23,7 @@ import { TripsRepo } from './store/trips';
 import { resumeTrash } from './usecases/change-trip';
 import { createPhotoVariants } from './usecases/photo-variants';
 import { createUploadSweeper } from './usecases/sweep-uploads';
+import { XmlDraftPool } from './workers/xml-pool';
 
 /** What a caller may set besides the env (tests: a fixed clock, no history). */
 export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
@@ -115,6 +116,10 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     });
     onClose(() => janitor.stop());
 
+    // the import's GPX and KML parse: one worker thread, started with the first such import
+    const xml = new XmlDraftPool({ timeoutMs: env.IMPORT_XML_TIMEOUT_MS, logger });
+    onClose(() => xml.close());
+
     // the owner's list, kept while their list version (in MongoDB, bumped by writes) holds
     const mytrips = new MyTripsCache<MyTripsBody>({
       maxBytes: env.MYTRIPS_CACHE_MAX_BYTES,
@@ -153,6 +158,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
         identityProofSecret,
         logger,
       ),
+      xml,
     });
     return {
       app,
@@ -171,6 +177,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       images,
       variants,
       mytrips,
+      xml,
     };
   });
 }

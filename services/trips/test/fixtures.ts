@@ -50,3 +50,18 @@ export const TEXT = Buffer.from('hello, I am definitely a photo\n');
 export const HTML = Buffer.from(
   '<!doctype html><html><body><script>alert(1)</script></body></html>',
 );
+
+/**
+ * A GPX track of `points` timed points, one a minute from 1 May 2024 (~84 bytes each: 42,000
+ * make some 3.5 MiB, a parse of seconds).
+ */
+export function trackGpx(points: number): Buffer {
+  const start = Date.parse('2024-05-01T06:00:00Z');
+  const lines = ['<?xml version="1.0"?>', '<gpx version="1.1" creator="test">', '<trk><trkseg>'];
+  for (let i = 0; i < points; i++) {
+    const at = new Date(start + i * 60_000).toISOString();
+    const [lat, lon] = [(45 + i / 1e5).toFixed(6), (6 + i / 1e5).toFixed(6)];
+    lines.push(`<trkpt lat="${lat}" lon="${lon}"><time>${at}</time></trkpt>`);
+  }
+  return Buffer.from([...lines, '</trkseg></trk></gpx>'].join('\n'));
+}

@@ -6,6 +6,7 @@ import type { MyTripsCache } from '../store/mytrips-cache';
 import type { PendingUploadsRepo } from '../store/pending-uploads';
 import type { TripsRepo } from '../store/trips';
 import type { MyTripsBody } from '../usecases/list-my-trips';
+import type { XmlDrafts } from '../workers/xml-pool';
 
 /** What the route modules share: the app they add routes to and what the use cases need. */
 export interface TripsContext {
@@ -25,4 +26,6 @@ export interface TripsContext {
   /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
   variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
   mytrips: MyTripsCache<MyTripsBody>;
+  /** Reads an imported GPX or KML file in a worker thread (`workers/xml-pool.ts`). */
+  xml: XmlDrafts;
 }

@@ -10,10 +10,15 @@ import { isWayfarerManifest, wayfarerTrips, WayfarerEntries } from '../domain/im
 import { InvalidTripError } from '../domain/errors';
 import { toApiTrip, type TripDoc } from '../domain/trip';
 import { ImportArchive } from '../store/import-archive';
+import type { XmlDrafts } from '../workers/xml-pool';
 import { createTrip, type CreateTripDeps, type SpooledPhoto } from './create-trip';
 import { deleteTrip, type DeleteTripDeps } from './delete-trip';
 
-export type ImportTripsDeps = CreateTripDeps & DeleteTripDeps;
+export type ImportTripsDeps = CreateTripDeps &
+  DeleteTripDeps & {
+    /** Reads a GPX or KML file off the event loop (`XmlDraftPool`: a worker thread). */
+    xml: XmlDrafts;
+  };
 
 /** The uploaded file, spooled whole to `path` (never held in memory). */
 export interface ImportUpload {
@@ -52,9 +57,13 @@ export async function importTrips(
       );
     }
     const bytes = await readFile(upload.path);
-    // parsing is heavy, synchronous work (a DOM of the whole file): one at a time in the
-    // instance, in its queue of image work, so concurrent imports never hold several DOMs
-    const draft = await deps.images.run(async () => documentDraft(kind, bytes, upload.filename));
+    // an XML file's parse is heavy, synchronous work (a DOM of the whole file, seconds for 4
+    // MiB): in the worker thread, one file at a time. A JSON one (JSON.parse, fast) here, in
+    // the instance's queue of image work, so concurrent imports never hold several at once
+    const draft =
+      kind === 'xml'
+        ? await deps.xml.draft(bytes, upload.filename)
+        : await deps.images.run(async () => documentDraft(kind, bytes, upload.filename));
     return createPlanned(deps, ownerId, draft, today, null, spoolDir);
   }
   const archive = await ImportArchive.open(upload.path);

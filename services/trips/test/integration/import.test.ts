@@ -18,7 +18,7 @@ import {
 import { waitForEvents } from '@wayfarer/test-kit';
 import { jpegWithGps } from '@wayfarer/test-kit/images';
 import { zipBuffer, zipFile } from '@wayfarer/test-kit/zip';
-import { png } from '../fixtures';
+import { png, trackGpx } from '../fixtures';
 import { renameEntry, zeroBomb } from '../import-zip';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
@@ -507,6 +507,51 @@ describe('POST /api/import: a large archive streams', () => {
     await h.variants.idle();
     expect(await readdir(h.spool.dir)).toEqual([]);
     expect(await openSpoolFiles()).toEqual([]);
+  });
+});
+
+describe('POST /api/import: a large GPX is parsed off the event loop', () => {
+  /** Whether the request's whole upload (`bytes`) is spooled: the import is past reading it. */
+  const uploadSpooled = async (bytes: number) => {
+    for (const entry of await readdir(h.spool.dir, { recursive: true, withFileTypes: true })) {
+      if (entry.name !== 'upload') continue;
+      const size = await stat(join(entry.parentPath, entry.name)).then(
+        (s) => s.size,
+        () => 0,
+      );
+      if (size === bytes) return true;
+    }
+    return false;
+  };
+
+  it('other users get answers while a ~3.5 MiB GPX is parsed (its trip not yet made)', async () => {
+    const owner = newUserId();
+    const other = newUserId();
+    const gpx = trackGpx(42_000);
+    expect(gpx.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(gpx.length).toBeLessThanOrEqual(ImportLimits.xmlMaxBytes);
+    let settled = false;
+    const importing = postImport(owner, gpx, 'big.gpx').finally(() => {
+      settled = true;
+    });
+    // answers to another user's list, each asked once the upload is spooled (its reading, then
+    // the parse) and answered before the import made its trip. Parsed on the event loop, the
+    // import answered 2 such (while it read the upload), then none for the whole parse
+    const wanted = 10;
+    let answeredMeanwhile = 0;
+    while (!settled && answeredMeanwhile < wanted) {
+      const spooled = await uploadSpooled(gpx.length);
+      expect((await myTrips(other)).length).toBe(0);
+      const made = await h.db.collection('trips').countDocuments({ ownerId: owner });
+      if (spooled && made === 0) answeredMeanwhile++;
+    }
+    const res = await importing;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(answeredMeanwhile).toBe(wanted);
+    // 42,000 points a minute apart: 30 days, a destination each (in two trips of at most
+    // TripLimits.destinationsMax)
+    const { trips } = ImportResult.parse(res.json());
+    expect(trips.map((t) => t.destinations.length)).toEqual([20, 10]);
   });
 });
 

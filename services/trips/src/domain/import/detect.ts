@@ -60,11 +60,20 @@ export function documentDraft(
   bytes: Uint8Array,
   fileName: string,
 ): ImportDraft {
-  if (kind === 'xml' && bytes.length > ImportLimits.xmlMaxBytes) {
+  if (kind === 'xml') return xmlDraft(bytes, fileName);
+  return geojsonDraft(parseJson(bytes), draftName(fileName));
+}
+
+/**
+ * A GPX or KML file (`ImportLimits.xmlMaxBytes` at most) as a draft: the import's heavy,
+ * synchronous step (a DOM of the whole file), which trips runs in a worker thread
+ * (`workers/xml-pool.ts`); the draft it answers is plain data.
+ */
+export function xmlDraft(bytes: Uint8Array, fileName: string): ImportDraft {
+  if (bytes.length > ImportLimits.xmlMaxBytes) {
     throw new InvalidTripError(ImportMessages.xmlTooLarge);
   }
-  const name = fileName.replace(/\.[^.]*$/, '');
-  if (kind === 'json') return geojsonDraft(parseJson(bytes), name);
+  const name = draftName(fileName);
   const text = utf8(bytes);
   if (text === null) throw new InvalidTripError(ImportMessages.badXml);
   const doc = parseXml(text);
@@ -73,3 +82,6 @@ export function documentDraft(
   if (root === 'kml') return kmlDraft(doc, name);
   throw new InvalidTripError(ImportMessages.unsupported);
 }
+
+/** A file's name without its extension (names a trip when the file does not). */
+const draftName = (fileName: string): string => fileName.replace(/\.[^.]*$/, '');
