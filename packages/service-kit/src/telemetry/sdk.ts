@@ -57,15 +57,18 @@ export async function startTracing(): Promise<void> {
   const untraced = (req: IncomingMessage) =>
     isUntracedUrl(req.url) || !tracedAtDoor(req.headers.traceparent, ratio);
   const instrumentations = {
-    http: () =>
-      withDoor(
-        new HttpInstrumentation({
-          ignoreIncomingRequestHook: untraced,
-          ignoreOutgoingRequestHook: outsideTrace,
-          requireParentforOutgoingSpans: true,
-        }),
-        untraced,
-      ),
+    http: () => {
+      // one draw per request: with the door in front (`withDoor`), a request reaching the
+      // instrumentation was admitted already (its hook drawing again made 10% of 10%)
+      let doorInFront = false;
+      const http = new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => !doorInFront && untraced(req),
+        ignoreOutgoingRequestHook: outsideTrace,
+        requireParentforOutgoingSpans: true,
+      });
+      doorInFront = withDoor(http, untraced);
+      return http;
+    },
     undici: () =>
       new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: outsideTrace }),
     fastify: () =>
@@ -126,17 +129,18 @@ type Emit = (this: unknown, event: string, ...args: unknown[]) => boolean;
  *
  * `_incomingRequestFunction` is the instrumentation's own (internal) maker of the patched
  * `emit`, taken before `http` is patched; were it gone in another version, its
- * `ignoreIncomingRequestHook` (the same door) still applies.
+ * `ignoreIncomingRequestHook` (the same door) still applies. True when the door is in front
+ * (the hook must then let every request through: each was drawn for once, here).
  */
 function withDoor(
   instrumentation: HttpInstrumentation,
   untraced: (req: IncomingMessage) => boolean,
-): HttpInstrumentation {
+): boolean {
   const internals = instrumentation as unknown as {
     _incomingRequestFunction?: (component: string, original: Emit) => Emit;
   };
   const patch = internals._incomingRequestFunction;
-  if (typeof patch !== 'function') return instrumentation;
+  if (typeof patch !== 'function') return false;
   const suppressed = suppressTracing(ROOT_CONTEXT);
   internals._incomingRequestFunction = (component, original) => {
     const instrumented = patch.call(instrumentation, component, original);
@@ -147,5 +151,5 @@ function withDoor(
       return instrumented.apply(this, [event, ...args]);
     };
   };
-  return instrumentation;
+  return true;
 }
