@@ -48,27 +48,8 @@ export async function startTracing(): Promise<void> {
   // the sampling decision, once, at the door (`sampling.ts`): a request not traced is ignored
   // by the http instrumentation (no span, tracing suppressed below it)
   const ratio = doorRatioOf(process.env);
-  // an outgoing call outside any trace (an ignored request's, a poller's) makes no span and
-  // carries no context: skipped before the instrumentations' per-call work
-  const outsideTrace = () => {
-    const parent = trace.getSpanContext(context.active());
-    return !parent || !trace.isSpanContextValid(parent);
-  };
-  const untraced = (req: IncomingMessage) =>
-    isUntracedUrl(req.url) || !tracedAtDoor(req.headers.traceparent, ratio);
   const instrumentations = {
-    http: () => {
-      // one draw per request: with the door in front (`withDoor`), a request reaching the
-      // instrumentation was admitted already (its hook drawing again made 10% of 10%)
-      let doorInFront = false;
-      const http = new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => !doorInFront && untraced(req),
-        ignoreOutgoingRequestHook: outsideTrace,
-        requireParentforOutgoingSpans: true,
-      });
-      doorInFront = withDoor(http, untraced);
-      return http;
-    },
+    http: () => httpInstrumentationBehindDoor(ratio),
     undici: () =>
       new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: outsideTrace }),
     fastify: () =>
@@ -113,6 +94,37 @@ export async function startTracing(): Promise<void> {
   setTelemetryShutdown(() => sdk.shutdown());
   // the loader has the names of every module to wrap before the entry's imports are resolved
   await waitForAllMessagesAcknowledged();
+}
+
+/**
+ * An outgoing call outside any trace (an ignored request's, a poller's) makes no span and
+ * carries no context: skipped before the instrumentations' per-call work.
+ */
+function outsideTrace(): boolean {
+  const parent = trace.getSpanContext(context.active());
+  return !parent || !trace.isSpanContextValid(parent);
+}
+
+/**
+ * The http instrumentation with the door in front (`withDoor`): one draw per request
+ * (`random`, in [0, 1)) for a request without a `traceparent`. With the door in front, a
+ * request reaching the instrumentation was admitted already, so its own ignore hook lets it
+ * through (drawing again made 10% of 10%).
+ */
+export function httpInstrumentationBehindDoor(
+  ratio: number,
+  random: () => number = Math.random,
+): HttpInstrumentation {
+  const untraced = (req: IncomingMessage) =>
+    isUntracedUrl(req.url) || !tracedAtDoor(req.headers.traceparent, ratio, random);
+  let doorInFront = false;
+  const http = new HttpInstrumentation({
+    ignoreIncomingRequestHook: (req) => !doorInFront && untraced(req),
+    ignoreOutgoingRequestHook: outsideTrace,
+    requireParentforOutgoingSpans: true,
+  });
+  doorInFront = withDoor(http, untraced);
+  return http;
 }
 
 type Emit = (this: unknown, event: string, ...args: unknown[]) => boolean;
