@@ -6,7 +6,8 @@
  *   info as deployed (written to /dev/null by the parent);
  * - `bare`: a bare `@fastify/http-proxy` hop to auth, no session check, no logger: what the
  *   gateway's hop is held against. Clients send it the identity proof auth needs.
- * - `raw`: the least a Node proxy can be: `node:http` and an undici Pool, headers copied, body
+ * - `raw`: the least a Node proxy can be: `node:http` and an undici Pool (`RAW_PIPELINING`: its
+ *   `pipelining`, default 1), headers copied, body
  *   piped, no Fastify, no checks (how near a Node hop can come to calling auth directly).
  *
  * Answers the parent over IPC: `{ ready, port }` once listening, then `cpu` with
@@ -72,7 +73,10 @@ if (role === 'auth') {
   await app.listen({ port, host: '127.0.0.1' });
   process.once('SIGTERM', () => void app.close().finally(() => process.exit(0)));
 } else if (role === 'raw') {
-  const pool = new Pool(process.env.AUTH_URL!, { connections: 128 });
+  const pool = new Pool(process.env.AUTH_URL!, {
+    connections: 128,
+    pipelining: Number(process.env.RAW_PIPELINING ?? 1),
+  });
   const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host']);
   const server = createServer((req, res) => {
     const headers: Record<string, string | string[]> = {};
