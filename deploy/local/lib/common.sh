@@ -285,7 +285,9 @@ export S3_SECRET_KEY=$S3_SECRET_KEY
 export MONGO_URL=$mongo_url
 EOF
   # observability, when running (native mode only): where services send traces, where to read them
-  if is_running jaeger; then
+  # WAYFARER_TRACES_COMING=1: Jaeger is being built or started in the background (npm start), so
+  # the processes started meanwhile already send to it (spans before it listens are dropped)
+  if is_running jaeger || [[ "${WAYFARER_TRACES_COMING:-}" == 1 ]]; then
     cat >>"$tmp" <<EOF
 export OTEL_EXPORTER_OTLP_ENDPOINT=http://$HOST:$JAEGER_OTLP_HTTP_PORT
 export OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
