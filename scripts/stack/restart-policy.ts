@@ -6,13 +6,24 @@
  *   are.
  * - The delay doubles with each crash in a row (1 s, 2 s, 4 s ... at most 30 s), so a process
  *   that cannot start does not spin; it starts again from 1 s once a restarted process has run
- *   ready for `healthyResetMs`.
+ *   ready for `healthyResetMs`, as Kubernetes' CrashLoopBackOff resets after a pod has run fine
+ *   for a while.
  */
 export const RESTART_POLICY = {
   firstDelayMs: 1_000,
   maxDelayMs: 30_000,
-  /** Ready this long: the next crash counts as the first one again. */
-  healthyResetMs: 30_000,
+  /**
+   * Ready this long: the series is over, the next crash counts as the first one again (1 s).
+   * 10 s, not Kubernetes' 10 minutes: the back-off is here to keep a process that cannot start,
+   * or dies on its first work, from spinning, and every process of this stack is ready within a
+   * few seconds (social, the slowest: its atlas and its consumers' joins) and meets its first
+   * work (requests, the consumers' first batches) within a second or two of ready. Ten seconds
+   * of ready is past both, so a crash after it is a new fault, not the same start failing again;
+   * and a process that dies every 10 s still restarts at most every 15 s or so (1 s, its start,
+   * 10 s ready): not a spin. A longer window (it was 30 s) kept crashes or kills less than half
+   * a minute apart in one series, so restarts grew slower and slower.
+   */
+  healthyResetMs: 10_000,
 } as const;
 
 export type RestartPolicy = { [K in keyof typeof RESTART_POLICY]: number };
@@ -36,6 +47,22 @@ export function crashesInARowAfter(
   policy: RestartPolicy = RESTART_POLICY,
 ): number {
   return readyForMs !== null && readyForMs >= policy.healthyResetMs ? 1 : previous + 1;
+}
+
+/**
+ * The runner's line when a restarted process has run ready through the healthy period:
+ * `social has run ready for 10 s since restart 4; its back-off is 1 s again`.
+ */
+export function seriesEndLine(
+  name: string,
+  restartNumber: number,
+  policy: RestartPolicy = RESTART_POLICY,
+): string {
+  const s = (ms: number) => Number((ms / 1000).toFixed(1));
+  return (
+    `${name} has run ready for ${s(policy.healthyResetMs)} s since restart ${restartNumber}; ` +
+    `its back-off is ${s(policy.firstDelayMs)} s again`
+  );
 }
 
 /** Whether an exit is restarted: only one that neither the stack nor the caller asked for. */

@@ -101,6 +101,25 @@ describe('the stack runner restarts a crashed process', () => {
     process.kill(before.pid!, 'SIGKILL');
     await waitRestarted('gateway', before.pid!, async () => expect(await whoAmI()).toBe(200));
     expect(lines).toContain('gateway exited with signal SIGKILL; restarting in 2 s (restart 2)');
+    // a third crash now would wait longer still
+    expect(status('gateway').backoffMs).toBe(4_000);
+  });
+
+  it('once it has run ready for the healthy period (10 s), the next crash waits 1 s again', async () => {
+    await vi.waitFor(
+      () => {
+        expect(status('gateway').backoffMs).toBe(1_000);
+        expect(lines).toContain(
+          'gateway has run ready for 10 s since restart 2; its back-off is 1 s again',
+        );
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    const before = status('gateway');
+    process.kill(before.pid!, 'SIGKILL');
+    await waitRestarted('gateway', before.pid!, async () => expect(await whoAmI()).toBe(200));
+    expect(lines).toContain('gateway exited with signal SIGKILL; restarting in 1 s (restart 3)');
+    expect(status('gateway').backoffMs).toBe(2_000);
   });
 
   it('a kill -9 of a service behind the gateway (auth): started again, sign-ups work again', async () => {

@@ -11,6 +11,7 @@ import {
   restartDelayMs,
   restartLine,
   RESTART_POLICY,
+  seriesEndLine,
   shouldRestart,
   type RestartPolicy,
 } from './restart-policy';
@@ -52,6 +53,11 @@ export interface ProcessStatus {
   state: 'running' | 'restarting' | 'stopped';
   /** Restarts after exits the runner did not ask for, since the stack started. */
   restarts: number;
+  /**
+   * How long a crash now would wait before its restart: `firstDelayMs` (1 s) unless the process
+   * crashed and has not yet run ready through the healthy period since (`restart-policy.ts`).
+   */
+  backoffMs: number;
 }
 
 export interface RunningStack {
@@ -133,6 +139,8 @@ interface Slot {
   crashesInARow: number;
   restarts: number;
   restartTimer?: NodeJS.Timeout;
+  /** Ends the series of crashes once the process has run ready for the healthy period. */
+  healthyTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -183,7 +191,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     signal: NodeJS.Signals | null,
   ) => {
     if (slot.child !== child || !slot.supervised) return; // an old child; or the first start
+    clearTimeout(slot.healthyTimer);
     if (!shouldRestart({ stackStopping: stopping, stopAsked: !slot.wanted })) return;
+    // the series is judged here too, not only by the healthy timer (which may fire late)
     const readyFor = slot.readyAt === null ? null : Date.now() - slot.readyAt;
     slot.readyAt = null;
     slot.crashesInARow = crashesInARowAfter(slot.crashesInARow, readyFor, policy);
@@ -208,7 +218,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   // every process at once: each drains for a few seconds in parallel, not one after another
   const stop = async ({ alreadySignalled = false } = {}) => {
     stopping = true;
-    for (const slot of slots.values()) clearTimeout(slot.restartTimer);
+    for (const slot of slots.values()) {
+      clearTimeout(slot.restartTimer);
+      clearTimeout(slot.healthyTimer);
+    }
     await Promise.all(
       [...slots.values()].flatMap((slot) =>
         slot.child ? [terminate(slot.child, alreadySignalled)] : [],
@@ -272,6 +285,17 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
           if (slot.child === child) {
             slot.readyAt = Date.now();
             slot.supervised = true;
+            // ready through the healthy period: the series is over, the next crash waits 1 s
+            // (CrashLoopBackOff's reset); what `processes()` shows as `backoffMs`
+            if (slot.crashesInARow > 0) {
+              clearTimeout(slot.healthyTimer);
+              slot.healthyTimer = setTimeout(() => {
+                if (slot.child !== child || !running(child)) return;
+                slot.crashesInARow = 0;
+                say(seriesEndLine(slot.name, slot.restarts, policy));
+              }, policy.healthyResetMs);
+              slot.healthyTimer.unref();
+            }
           }
         },
       };
@@ -315,6 +339,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         pid: slot.child?.pid,
         state: running(slot.child) ? 'running' : slot.restartTimer ? 'restarting' : 'stopped',
         restarts: slot.restarts,
+        backoffMs: restartDelayMs(slot.crashesInARow + 1, policy),
       }));
     },
   };
