@@ -1,14 +1,20 @@
+import { canonicalPath } from '@wayfarer/service-kit';
+
 /**
  * One canonical form for every request path, computed once before routing (Fastify's
  * `rewriteUrl`), so the proxy table, the rate limits, the body caps, the access rules and the
  * path sent upstream all see the same path: `/api/%6cogin`, `/api//login`, `/api/./login` and
  * `/api/login/` are `/api/login` everywhere, and can never route differently from it.
  *
- * - percent-encoded unreserved characters (RFC 3986 2.3: letters, digits, `-._~`) are decoded;
- *   any other encoding is kept, with upper-case hex (`%c3%a9` -> `%C3%A9`);
- * - a `\` (encoded or not), an encoded `/`, an encoded control character (NUL included) or a
- *   malformed `%` escape is refused (400): no route of ours takes one, and each means something
- *   different to different parsers (a URL parser reads `\` as `/`);
+ * - the path takes service-kit's canonical form (`canonicalPath`): percent-encoded unreserved
+ *   characters (RFC 3986 2.3: letters, digits, `-._~`) are decoded, any other encoding is kept
+ *   with upper-case hex (`%c3%a9` -> `%C3%A9`), and a character URL parsers disagree on is
+ *   encoded (`{x}` -> `%7Bx%7D`, `|`, `^`, `` ` ``, `"`, `<`, `>`, `[`, `]`, `#`, non-ASCII):
+ *   the path forwarded is then the one every parser on the way leaves as it is, and the
+ *   identity proof binds the same form on both sides;
+ * - a `\` (encoded or not), an encoded `/`, a control character (NUL included, encoded or not)
+ *   or a malformed `%` escape is refused (400): no route of ours takes one, and each means
+ *   something different to different parsers (a URL parser reads `\` as `/`);
  * - `//` collapses to `/`; `.` segments are removed and `..` segments resolved (RFC 3986 5.2.4),
  *   a `..` above the root is refused;
  * - a trailing `/` is kept (`/socket.io/` is a path of its own); the proxy table matches
@@ -18,7 +24,12 @@
  */
 export type NormalisedPath = { ok: true; url: string } | { ok: false; message: string };
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
+/** A path with nothing to decode, encode or resolve (the usual case): canonical as it is. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+/** A `%` that starts no escape. */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+/** Escapes refused once canonical: a slash or backslash, a control character (NUL included). */
+const REFUSED_ESCAPE = /%(?:2F|5C|[01][0-9A-F]|7F)/;
 
 export function normaliseRequestUrl(rawUrl: string): NormalisedPath {
   const queryAt = rawUrl.indexOf('?');
@@ -27,38 +38,26 @@ export function normaliseRequestUrl(rawUrl: string): NormalisedPath {
   if (!rawPath.startsWith('/')) {
     return { ok: false, message: 'The request path must start with "/".' };
   }
+  if (PLAIN_PATH.test(rawPath) && !rawPath.includes('//') && !rawPath.includes('/.')) {
+    return { ok: true, url: rawUrl };
+  }
   if (rawPath.includes('\\')) {
     return { ok: false, message: 'The request path has a backslash.' };
   }
-  // already canonical (the usual case): nothing encoded, no empty, `.` or `..` segment
-  if (!rawPath.includes('%') && !rawPath.includes('//') && !rawPath.includes('/.')) {
-    return { ok: true, url: rawUrl };
+  if (MALFORMED_ESCAPE.test(rawPath)) {
+    return { ok: false, message: 'The request path has a malformed percent-encoding.' };
+  }
+  // unreserved escapes decoded (`%2E` is `.`, resolved below), the rest encoded: see service-kit
+  const canonical = canonicalPath(rawPath);
+  const refused = REFUSED_ESCAPE.exec(canonical)?.[0];
+  if (refused === '%2F' || refused === '%5C') {
+    return { ok: false, message: 'The request path has an encoded slash.' };
+  }
+  if (refused !== undefined) {
+    return { ok: false, message: 'The request path has a control character.' };
   }
 
-  let decoded = '';
-  for (let i = 0; i < rawPath.length; i++) {
-    const char = rawPath[i]!;
-    if (char !== '%') {
-      decoded += char;
-      continue;
-    }
-    const hex = rawPath.slice(i + 1, i + 3);
-    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) {
-      return { ok: false, message: 'The request path has a malformed percent-encoding.' };
-    }
-    const code = parseInt(hex, 16);
-    const decodedChar = String.fromCharCode(code);
-    if (code < 0x20 || code === 0x7f) {
-      return { ok: false, message: 'The request path has an encoded control character.' };
-    }
-    if (decodedChar === '/' || decodedChar === '\\') {
-      return { ok: false, message: 'The request path has an encoded slash.' };
-    }
-    decoded += UNRESERVED.test(decodedChar) ? decodedChar : `%${hex.toUpperCase()}`;
-    i += 2;
-  }
-
-  const parts = decoded.split('/').slice(1);
+  const parts = canonical.split('/').slice(1);
   const last = parts[parts.length - 1];
   const trailingSlash = last === '' || last === '.' || last === '..';
   const segments: string[] = [];

@@ -43,6 +43,18 @@ describe('request path normalisation', () => {
     expect(url('/')).toBe('/');
   });
 
+  it('encodes the characters URL parsers disagree on (service-kit canonicalPath)', () => {
+    expect(url('/api/trips/{x}')).toBe('/api/trips/%7Bx%7D');
+    expect(url('/api/conversations/{}/read')).toBe('/api/conversations/%7B%7D/read');
+    expect(url('/api/trips/a|b^c`d"e<f>g[h]')).toBe('/api/trips/a%7Cb%5Ec%60d%22e%3Cf%3Eg%5Bh%5D');
+    expect(url('/api/trips/a#b?x={y}')).toBe('/api/trips/a%23b?x={y}');
+    expect(url('/api/trips/café')).toBe('/api/trips/caf%C3%A9');
+    expect(url('/api/trips/a b')).toBe('/api/trips/a%20b');
+    // the encoded form is a fixed point, and resolves like any other
+    expect(url('/api/trips/%7bx%7d')).toBe('/api/trips/%7Bx%7D');
+    expect(url('/api/trips/{x}/../{y}')).toBe('/api/trips/%7By%7D');
+  });
+
   it('keeps case and semicolons: they are other paths, not spellings of ours', () => {
     expect(url('/API/LOGIN')).toBe('/API/LOGIN');
     expect(url('/api/login;jsessionid=1')).toBe('/api/login;jsessionid=1');
@@ -55,6 +67,9 @@ describe('request path normalisation', () => {
     expect(url('/api/trips\\x')).toMatch(/refused: .*backslash/);
     expect(url('/api/login%00')).toMatch(/refused: .*control character/);
     expect(url('/api/login%0a')).toMatch(/refused: .*control character/);
+    expect(url('/api/login\u0000')).toMatch(/refused: .*control character/);
+    expect(url('/api/login%7F')).toMatch(/refused: .*control character/);
+    expect(url('/api/{x}%')).toMatch(/refused: .*malformed/);
     expect(url('/api/%zzogin')).toMatch(/refused: .*malformed/);
     expect(url('/api/login%6')).toMatch(/refused: .*malformed/);
     expect(url('/api/../../etc/passwd')).toMatch(/refused: .*above the root/);

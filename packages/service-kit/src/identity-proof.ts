@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { IdentityHeaders } from '@wayfarer/contracts';
 import { ConfigError } from './config';
+import { canonicalPath } from './request-path';
+
+export { canonicalPath } from './request-path';
 
 /**
  * The gateway's identity proof: per proxied request, an HMAC-SHA256 with a secret shared by the
@@ -21,7 +24,9 @@ import { ConfigError } from './config';
  *
  * Header: `x-identity-proof: v1.<exp>.<base64url mac>`, exp in seconds since the epoch. The
  * MAC input is the JSON array `["v1", userId, sessionId, sessionExp, clientIp, METHOD, path,
- * exp]` (JSON so that no field can be shifted into another; absent fields are "").
+ * exp]` (JSON so that no field can be shifted into another; absent fields are ""), `path` in
+ * its canonical form (`canonicalPath`, `request-path.ts`): the gateway and the service hash the
+ * same text even when a URL parser between them percent-encoded a character of the path.
  */
 export const IDENTITY_PROOF_VERSION = 'v1';
 /** How long a proof is valid: one hop, gateway to service, plus clock skew between them. */
@@ -42,6 +47,7 @@ export interface ProvenIdentity {
 /** The request a proof is bound to (query string excluded). */
 export interface ProofScope {
   method: string;
+  /** The path as sent or received: the MAC binds its canonical form (`canonicalPath`). */
   path: string;
 }
 
@@ -78,7 +84,7 @@ function mac(secret: Buffer, identity: ProvenIdentity, scope: ProofScope, expire
     identity.sessionExpires === null ? '' : String(identity.sessionExpires),
     identity.clientIp,
     scope.method.toUpperCase(),
-    scope.path,
+    canonicalPath(scope.path),
     expires,
   ]);
   return createHmac('sha256', keyOf(secret)).update(input).digest();

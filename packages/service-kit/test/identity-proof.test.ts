@@ -124,6 +124,26 @@ describe('identity proof', () => {
     expect(verifyIdentityProof({ ...request, url: '/api/mytrips' }, secret, now).ok).toBe(true);
   });
 
+  it('binds the canonical form of the path: a parser encoding it on the way changes nothing', () => {
+    const signed = (path: string) =>
+      identityProofHeaders(alice, { method: 'DELETE', path }, secret, now) as Record<
+        string,
+        string
+      >;
+    const check = (signedPath: string, url: string) =>
+      verifyIdentityProof({ method: 'DELETE', url, headers: signed(signedPath) }, secret, now).ok;
+    // raw braces as Node reads them, encoded as the WHATWG URL parser sends them on
+    expect(check('/api/trips/{x}', '/api/trips/%7Bx%7D')).toBe(true);
+    expect(check('/api/trips/%7Bx%7D', '/api/trips/{x}')).toBe(true);
+    expect(check('/api/conversations/{}/read', '/api/conversations/%7b%7d/read')).toBe(true);
+    expect(check('/api/trips/é', '/api/trips/%C3%A9')).toBe(true);
+    expect(check('/api/trips/a#b', '/api/trips/a%23b?x=1')).toBe(true);
+    // still bound to the path: another one, even a close one, is refused
+    expect(check('/api/trips/{x}', '/api/trips/x')).toBe(false);
+    expect(check('/api/trips/{x}', '/api/trips/%7Bx%7D/')).toBe(false);
+    expect(check('/api/trips/a%2Fb', '/api/trips/a/b')).toBe(false);
+  });
+
   it('refuses malformed proofs and repeated identity headers', () => {
     const request = forwarded();
     for (const proof of ['v1', 'v2.1.abc', `v1.x.${'A'.repeat(43)}`, 'garbage']) {
