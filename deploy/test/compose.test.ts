@@ -122,6 +122,10 @@ describe('docker-compose.yml', () => {
     expect(e.FRONTEND_DIST).toBe('/app/frontend/dist');
   });
 
+  it("gives the gateway its public origin (the image's production gateway needs one): the host env's, else the published port's", () => {
+    expect(env(services.gateway!).PUBLIC_URL).toBe('${PUBLIC_URL:-http://localhost:8080}');
+  });
+
   it('runs the chat instances on one database and one Redis, like the local stack', () => {
     const [first, ...others] = INSTANCES.get('services/chat') ?? [];
     expect(others.length).toBeGreaterThan(0);

@@ -70,6 +70,7 @@ interface K8sObject {
       host?: string;
       http?: { paths?: { path?: string; backend?: { service?: { name?: string } } }[] };
     }[];
+    tls?: { hosts?: string[] }[];
     podSelector?: {
       matchLabels?: Labels;
       matchExpressions?: { key: string; operator: string; values?: string[] }[];
@@ -628,6 +629,16 @@ function stackProblems(
       }
       if (site && JSON.stringify(hostsOf(site)) !== JSON.stringify(hostsOf(socket))) {
         problems.push(`Ingress ${appOf(socket)}: hosts differ from ${appOf(site)}'s (same origin)`);
+      }
+    }
+    // share pages' absolute URLs are built on PUBLIC_URL (never a request's Host): the site's
+    // own origin, its Ingress's host, https where the Ingress terminates TLS
+    if (site) {
+      const scheme = (site.spec?.tls ?? []).length > 0 ? 'https' : 'http';
+      const origins = hostsOf(site).map((host) => `${scheme}://${host}`);
+      const publicUrl = envValue(env.get('PUBLIC_URL'));
+      if (publicUrl === undefined || !origins.includes(publicUrl)) {
+        problems.push(`gateway: PUBLIC_URL=${publicUrl} is not the site's origin (${origins})`);
       }
     }
     // issue 22: the import, routed with a read timeout past the gateway's own wait for it

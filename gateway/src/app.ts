@@ -10,7 +10,7 @@ import {
 } from '@wayfarer/service-kit';
 import { addAnswerHeaders } from './answer-headers';
 import { registerCompression } from './compression';
-import { chatSocketUrls, upstreamUrls, type GatewayConfig } from './config';
+import { chatSocketUrls, publicOrigin, upstreamUrls, type GatewayConfig } from './config';
 import { contentSecurityPolicy } from './csp';
 import { normaliseRequestUrl } from './paths';
 import { ChatInstances, registerChatSocket } from './chat';
@@ -263,6 +263,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       tripsUrl: config.TRIPS_URL,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       proofs,
+      origin: publicOrigin(config),
     });
   }
   return app;
@@ -293,7 +294,11 @@ function originOf(value: string): string | null {
   }
 }
 
-/** The gateway's own origin as the client sees it (a trusted proxy's forwarded proto and host). */
+/**
+ * The gateway's own origin as the client sees it (a trusted proxy's forwarded proto and host),
+ * for the same-origin check only: it is compared with the Origin the same browser sent, never
+ * written into an answer (absolute URLs come from PUBLIC_URL, `publicOrigin`).
+ */
 function ownOrigin(request: FastifyRequest): string | null {
   return originOf(`${request.protocol}://${request.host}`);
 }

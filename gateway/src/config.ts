@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, identityProofEnv, loadConfig } from '@wayfarer/service-kit';
+import { commonEnv, ConfigError, identityProofEnv, loadConfig } from '@wayfarer/service-kit';
 
 const url = z.url();
 
@@ -35,6 +35,21 @@ export const GatewayEnv = z.object({
     .pipe(z.array(url).min(1).optional()),
   PLACES_URL: url.default('http://127.0.0.1:4007'),
   NOTIFICATIONS_URL: url.default('http://127.0.0.1:4008'),
+  /**
+   * The gateway's public origin as its users reach it (`https://wayfarer.example`, no path):
+   * the one source of the absolute URLs it writes (a share page's `og:url` and `og:image`),
+   * never the request's Host or X-Forwarded-Host, which the sender chooses and which link
+   * previews and caches in front would keep. Required when NODE_ENV=production (like
+   * IDENTITY_PROOF_SECRET); elsewhere `http://localhost:<PORT>` (`publicOrigin`).
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://wayfarer.example' })
+    .refine((value) => {
+      if (!URL.canParse(value)) return true; // (said by the check above)
+      const url = new URL(value);
+      return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    }, 'must be an origin only (scheme, host and port): no path, query, fragment or user')
+    .optional(),
   /** The built frontend (`frontend/dist`); when unset the gateway serves only `/api`. */
   FRONTEND_DIST: z.string().optional(),
   /** Requests per minute per client IP on `/api` (all routes together). */
@@ -81,7 +96,23 @@ export const GatewayEnv = z.object({
 export type GatewayConfig = z.infer<typeof GatewayEnv>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return loadConfig(GatewayEnv, env);
+  const config = loadConfig(GatewayEnv, env);
+  if (config.NODE_ENV === 'production' && config.PUBLIC_URL === undefined) {
+    throw new ConfigError([
+      'PUBLIC_URL is missing (required when NODE_ENV=production: the origin users reach the ' +
+        "gateway at, e.g. https://wayfarer.example; absolute URLs such as a share page's " +
+        'og:url are built from it, never from the request)',
+    ]);
+  }
+  return config;
+}
+
+/**
+ * The origin of every absolute URL the gateway writes (`https://wayfarer.example`): PUBLIC_URL,
+ * else (outside production) the local one, `http://localhost:<PORT>`.
+ */
+export function publicOrigin(config: Pick<GatewayConfig, 'PUBLIC_URL' | 'PORT'>): string {
+  return new URL(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).origin;
 }
 
 /** The gateway's metrics port when METRICS_PORT is unset: its port + 1000 (8080 -> 9080). */

@@ -11,8 +11,8 @@ export interface SharePageHead {
   /** The trip's preview, or null (a link that no longer works, or trips could not be asked). */
   trip: SharedTrip | null;
   /**
-   * The gateway's origin as the client sees it (`https://host`), for absolute URLs; null when
-   * the request's host is not one (then no `og:url` nor `og:image`).
+   * The gateway's public origin (`https://host`, PUBLIC_URL), for absolute URLs; null: no
+   * `og:url` nor `og:image`.
    */
   origin: string | null;
   /** The page's own path (`/s/{token}`), for `og:url`. */

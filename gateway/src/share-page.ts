@@ -12,7 +12,8 @@ import { upstreamConnector } from './upstream-socket';
  * The public page of a share link, `GET /s/{token}` (issue 20): the SPA's `index.html` (the SPA
  * draws the page from `GET /api/shared/{token}` itself) with its head filled for link previews
  * (`share-head.ts`), so a crawler that runs no script sees the trip's name, dates, places and
- * first photo. The gateway reads the link from trips as an anonymous visitor (an identity proof
+ * first photo, as absolute URLs on the configured public origin (PUBLIC_URL: a forged Host
+ * must never reach a preview or a cache in front). The gateway reads the link from trips as an anonymous visitor (an identity proof
  * without a user, whatever cookie came with the request: the page is the same for everyone).
  *
  * - a live link: 200, Open Graph tags, `noindex` unless the owner allowed indexing;
@@ -41,6 +42,8 @@ export interface SharePageOptions {
   /** The gateway's upstream timeout; the preview waits at most SHARE_PREVIEW_TIMEOUT_MS. */
   timeoutMs: number;
   proofs: IdentityProofMinter;
+  /** The origin of the page's absolute URLs (`publicOrigin`: PUBLIC_URL, never the request's). */
+  origin: string;
 }
 
 export function registerSharePage(app: FastifyInstance, options: SharePageOptions): void {
@@ -104,7 +107,7 @@ export function registerSharePage(app: FastifyInstance, options: SharePageOption
       const trip = found.kind === 'live' ? found.trip : null;
       const html = renderSharePage(indexHtml, {
         trip,
-        origin: originOf(request),
+        origin: options.origin,
         pagePath: SharePaths.page(token),
       });
       if (!trip?.allowIndexing) reply.header('x-robots-tag', 'noindex');
@@ -115,14 +118,4 @@ export function registerSharePage(app: FastifyInstance, options: SharePageOption
         .send(html);
     },
   );
-}
-
-/** The gateway's origin as the client sees it (TRUST_PROXY decides whose forwarded headers count). */
-function originOf(request: FastifyRequest): string | null {
-  try {
-    const { origin } = new URL(`${request.protocol}://${request.host}`);
-    return origin === 'null' ? null : origin;
-  } catch {
-    return null;
-  }
 }

@@ -31,6 +31,8 @@ import { contentSecurityPolicy } from '../src/csp';
  */
 
 const SHARED_LIMIT = 12;
+/** The gateway's configured public origin (PUBLIC_URL). */
+const PUBLIC_ORIGIN = 'https://wayfarer.example';
 const secret = Buffer.from(TEST_IDENTITY_PROOF_SECRET);
 const token = () => randomBytes(32).toString('base64url');
 
@@ -132,7 +134,7 @@ describe('share links at the gateway', () => {
   /** At the edge: X-Forwarded-* are the client's words and do not count. */
   let edge: FastifyInstance;
 
-  const build = async (extra: Record<string, string>) => {
+  const build = async (extra: Record<string, string | undefined>) => {
     const dist = mkdtempSync(join(tmpdir(), 'wayfarer-share-'));
     writeFileSync(join(dist, 'index.html'), INDEX_HTML);
     const app = await buildApp({
@@ -146,6 +148,7 @@ describe('share links at the gateway', () => {
         TRIPS_URL: trips.url,
         FRONTEND_DIST: dist,
         SHARED_RATE_LIMIT_PER_MINUTE: String(SHARED_LIMIT),
+        PUBLIC_URL: PUBLIC_ORIGIN,
         LOG_LEVEL: 'silent',
         ...extra,
       }),
@@ -301,7 +304,7 @@ describe('share links at the gateway', () => {
         '1 May 2026 – 9 May 2026 · Lima &quot;&lt;b&gt;&quot;, Cusco',
       );
       expect(metaOf(html, 'description')).toBe(metaOf(html, 'og:description'));
-      // the first photo, absolute, from the origin the client used (a trusted proxy's)
+      // the first photo, absolute, on the configured public origin (PUBLIC_URL)
       expect(metaOf(html, 'og:image')).toBe(`https://wayfarer.example${SharePaths.photo(t, 'p1')}`);
       expect(metaOf(html, 'og:url')).toBe(`https://wayfarer.example${SharePaths.page(t)}`);
       expect(metaOf(html, 'robots')).toBe('noindex');
@@ -316,17 +319,35 @@ describe('share links at the gateway', () => {
       expect(seen.at(-1)!.proof).toMatchObject({ userId: null });
     });
 
-    it('builds absolute URLs from the Host at the edge: forwarded headers are not trusted', async () => {
+    it('builds absolute URLs on PUBLIC_URL alone: a forged Host or X-Forwarded-Host changes nothing', async () => {
       const t = live();
-      const res = await edge.inject({
-        url: SharePaths.page(t),
-        remoteAddress: address(),
-        headers: { host: 'wayfarer.test:8443', 'x-forwarded-host': 'evil.example' },
-      });
-      expect(res.statusCode).toBe(200);
-      expect(metaOf(res.body, 'og:image')).toBe(
-        `http://wayfarer.test:8443${SharePaths.photo(t, 'p1')}`,
-      );
+      const forged = { host: 'attacker.example:8080', 'x-forwarded-host': 'evil.example:8443' };
+      const answers = [
+        await edge.inject({ url: SharePaths.page(t), remoteAddress: address(), headers: forged }),
+        // behind a trusted proxy too: what it forwards is the client's Host, as the client chose
+        await page(SharePaths.page(t), { ...forged, 'x-forwarded-proto': 'http' }),
+      ];
+      for (const res of answers) {
+        expect(res.statusCode).toBe(200);
+        expect(metaOf(res.body, 'og:url')).toBe(`${PUBLIC_ORIGIN}${SharePaths.page(t)}`);
+        expect(metaOf(res.body, 'og:image')).toBe(`${PUBLIC_ORIGIN}${SharePaths.photo(t, 'p1')}`);
+        expect(res.body).not.toMatch(/attacker\.example|evil\.example/);
+      }
+    });
+
+    it('without PUBLIC_URL (outside production), builds them on http://localhost:<PORT>', async () => {
+      const local = await build({ PUBLIC_URL: undefined });
+      try {
+        const t = live();
+        const res = await local.inject({
+          url: SharePaths.page(t),
+          remoteAddress: address(),
+          headers: { host: 'attacker.example:8080' },
+        });
+        expect(metaOf(res.body, 'og:url')).toBe(`http://localhost:8080${SharePaths.page(t)}`);
+      } finally {
+        await local.close();
+      }
     });
 
     it('leaves indexing allowed when the owner chose it', async () => {

@@ -180,6 +180,11 @@ export const STACK: StackProcess[] = [
     env: (ctx) => ({
       ...common(ctx, ctx.ports.gateway),
       HOST: process.env.WAYFARER_HOST ?? '127.0.0.1',
+      // the origin of share pages' absolute URLs: the URL `npm start` prints, or the dev
+      // stack's WAYFARER_PUBLIC_URL (e.g. with WAYFARER_HOST=0.0.0.0, the address others use)
+      PUBLIC_URL:
+        (ctx.namespace ? undefined : process.env.WAYFARER_PUBLIC_URL) ??
+        `http://localhost:${ctx.ports.gateway}`,
       SESSION_PUBLIC_KEY: ctx.sessionPublicKey,
       REDIS_URL: ctx.infra.redisUrl,
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
