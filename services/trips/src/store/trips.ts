@@ -145,6 +145,9 @@ const atRev = (rev: number | undefined): Document =>
 /** Where the journal text of a destination is kept in its trip (`StoredTripDoc.stories`). */
 const storyPath = (destinationId: string): string => `stories.${destinationId}`;
 
+/** How many trips an instance keeps as it last wrote them (`TripsRepo.writtenHere`). */
+export const WRITTEN_HERE_MAX = 64;
+
 /** What a change's update may add: an idempotency stamp and its filter (`MongoIdempotency`). */
 export interface ChangeOptions {
   /** Its `trip.updated` entry, pushed to the outbox by the same update. */
@@ -186,6 +189,15 @@ export class TripsRepo {
    * its own unique index), written by the add's own update.
    */
   readonly photoAdds: MongoIdempotency<Pick<StoredTripDoc, 'photoAdd'>>;
+  /**
+   * The trips this instance changed last, as its change left them (by id, oldest first, at
+   * most WRITTEN_HERE_MAX): what the next change of the same trip starts from instead of
+   * reading it again (`writtenHere`). The edit screen sends each change with the version of
+   * the previous answer, so a series of edits reads the trip once. Never trusted: a change
+   * computed from one is written only over the same version and `rev`, like one computed from a
+   * read, and every write of the trip's fields moves one of them.
+   */
+  private readonly written = new Map<string, TripRead>();
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<StoredTripDoc>(name);
@@ -310,9 +322,35 @@ export class TripsRepo {
       },
       update,
     );
-    if (result.modifiedCount !== 1) return false;
+    if (result.modifiedCount !== 1) {
+      this.written.delete(current._id);
+      return false;
+    }
+    // the trip as this update left it: `rev` one more (1 on a trip written before `rev`)
+    this.remember({ ...next, rev: (current.rev ?? 0) + 1 });
     await this.versions.bump(current.ownerId);
     return true;
+  }
+
+  /**
+   * The owner's trip as this instance's last change left it, when it is at one of `versions`
+   * (what the change's `If-Match` named): a change may start from it instead of a read
+   * (`usecases/change-trip.ts`). Undefined when this instance did not write it last, or at
+   * another version: then read it. It may be out of date all the same (another instance, a
+   * display variant or a delete wrote since): the change's conditional update then writes
+   * nothing (`applyChange` false) and the change reads the trip.
+   */
+  writtenHere(id: string, ownerId: string, versions: readonly number[]): TripRead | undefined {
+    const trip = this.written.get(id);
+    return trip && trip.ownerId === ownerId && versions.includes(trip.version) ? trip : undefined;
+  }
+
+  private remember(trip: TripRead): void {
+    this.written.delete(trip._id);
+    this.written.set(trip._id, trip);
+    if (this.written.size > WRITTEN_HERE_MAX) {
+      this.written.delete(this.written.keys().next().value!);
+    }
   }
 
   /** Trips with removed photos whose objects are still to be removed (at most `limit`). */
@@ -421,6 +459,7 @@ export class TripsRepo {
       },
     );
     if (result.modifiedCount !== 1) return false;
+    this.written.delete(trip._id);
     await this.versions.bump(trip.ownerId);
     // an empty `pendingVariants` lists the same as none: no bump for this one
     await this.collection.updateOne(
@@ -468,6 +507,7 @@ export class TripsRepo {
         event,
       ]),
     );
+    this.written.delete(current._id);
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
     return true;

@@ -34,6 +34,11 @@ export interface Changed {
  * version moved (another change won), the next read's check answers StaleTripError. Once
  * written, the relay is kicked and the objects of the photos the change took away are removed
  * (`removeTrashedPhotos`). `write` adds a keyed request's record and filter.
+ *
+ * The read is skipped when this instance's last change of the trip left it at the version the
+ * client names (`TripsRepo.writtenHere`): the edit screen sends each change with the ETag of
+ * the previous answer. The conditional update is the check either way: a kept copy out of date
+ * writes nothing, and the change reads the trip as above.
  */
 export async function changeTrip(
   deps: ChangeTripDeps,
@@ -43,18 +48,46 @@ export async function changeTrip(
   compute: (trip: TripRead) => TripChange | null,
   write: Omit<ChangeOptions, 'events'> = {},
 ): Promise<Changed> {
+  /** Writes `change` over `trip` (false: the trip was not in that state any more). */
+  const written = async (trip: TripRead, change: TripChange): Promise<boolean> => {
+    const events = [tripUpdatedEntry(change, deps.now())];
+    if (!(await deps.trips.applyChange(trip, change, { ...write, events }))) return false;
+    deps.relay?.kick();
+    await removeTrashedPhotos(deps, tripId, change.removedPhotoIds);
+    return true;
+  };
   for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+    // the first attempt starts from the trip as this instance's last change left it when the
+    // client names that version (a series of edits reads the trip once); what would be
+    // answered without a write (a refusal, nothing to change) is answered from a read
+    const kept =
+      attempt === 0 && expected !== 'any'
+        ? deps.trips.writtenHere(tripId, ownerId, expected)
+        : undefined;
+    if (kept) {
+      const change = computedOrNull(compute, kept);
+      if (change && (await written(kept, change))) return { trip: change.trip, change };
+      continue;
+    }
     const trip = await readOwned(deps, ownerId, tripId);
     checkVersion(trip, expected);
     const change = compute(trip);
     if (!change) return { trip, change: null };
-    const events = [tripUpdatedEntry(change, deps.now())];
-    if (!(await deps.trips.applyChange(trip, change, { ...write, events }))) continue;
-    deps.relay?.kick();
-    await removeTrashedPhotos(deps, tripId, change.removedPhotoIds);
-    return { trip: change.trip, change };
+    if (await written(trip, change)) return { trip: change.trip, change };
   }
   throw new HttpError(503, Messages.busy);
+}
+
+/** `compute(trip)`, or null when it refuses or changes nothing. */
+function computedOrNull(
+  compute: (trip: TripRead) => TripChange | null,
+  trip: TripRead,
+): TripChange | null {
+  try {
+    return compute(trip);
+  } catch {
+    return null;
+  }
 }
 
 /** The owner's live trip; NotFoundError for anyone else's, an unknown or a malformed id. */
