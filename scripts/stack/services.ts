@@ -96,6 +96,8 @@ export const STACK: StackProcess[] = [
       MONGO_URL: ctx.infra.mongoUrl,
       MONGO_DB: ctx.namespace ? `trips_${ctx.namespace}` : 'trips',
       KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      // the access fences (ended friendships, closed accounts)
+      REDIS_URL: ctx.infra.redisUrl,
       S3_ENDPOINT: ctx.infra.s3.endpoint,
       S3_ACCESS_KEY: ctx.infra.s3.accessKey,
       S3_SECRET_KEY: ctx.infra.s3.secretKey,
@@ -128,6 +130,8 @@ export const STACK: StackProcess[] = [
       ...common(ctx, ctx.ports.social),
       DATABASE_URL: db('social'),
       KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      // the access fences: an unfriending writes its pair's, search reads closed accounts'
+      REDIS_URL: ctx.infra.redisUrl,
     }),
   },
   {
@@ -139,6 +143,8 @@ export const STACK: StackProcess[] = [
       MONGO_URL: ctx.infra.mongoUrl,
       MONGO_DB: ctx.namespace ? `journal_${ctx.namespace}` : 'journal',
       KAFKA_BROKERS: ctx.infra.kafkaBrokers.join(','),
+      // the access fences (ended friendships, closed accounts)
+      REDIS_URL: ctx.infra.redisUrl,
     }),
   },
   ...(['chat', 'chat2'] as const).map((name): StackProcess => ({

@@ -16,3 +16,4 @@ export * from './telemetry/trace';
 export { shutdownTelemetry, tracingActive } from './telemetry/state';
 export * from './idempotency';
 export * from './cursor';
+export * from './fences';

@@ -7,21 +7,26 @@ import {
   UserRegistered,
 } from '@wayfarer/contracts';
 import { testInfra, uniqueSuffix } from '@wayfarer/test-kit';
+import { connectFences, createLogger } from '../src';
 import { connectMongo, FriendshipProjection } from '../src/mongo';
 
 describe('FriendshipProjection (real MongoDB-wire server)', () => {
   let client: MongoClient;
   let db: Db;
   let friends: FriendshipProjection;
+  let closeFences: () => Promise<void>;
 
   beforeAll(async () => {
     ({ client, db } = await connectMongo(testInfra().mongoUrl, `t_friends_${uniqueSuffix()}`));
-    friends = new FriendshipProjection(db);
+    const fences = await connectFences(testInfra().redisUrl, createLogger('test', 'silent'));
+    closeFences = fences.close;
+    friends = new FriendshipProjection(db, fences.fences);
     await friends.init();
   });
   afterAll(async () => {
     await db.dropDatabase().catch(() => undefined);
     await client.close();
+    await closeFences();
   });
 
   it('follows created and removed friendships, both ways', async () => {

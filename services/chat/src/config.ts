@@ -8,7 +8,10 @@ export const ChatEnv = z.object({
   ...identityProofEnv,
   PORT: z.coerce.number().int().min(1).max(65535).default(4006),
   ...mongoEnv('chat'),
-  /** Redis of the socket.io adapter (Redis 7+ for the sharded one) and of session revocations. */
+  /**
+   * Redis of the socket.io adapter (Redis 7+ for the sharded one), of session revocations and
+   * of the access fences (ended friendships, closed accounts).
+   */
   REDIS_URL: z.url(),
   /**
    * The socket.io Redis adapter: `sharded` (SSUBSCRIBE/SPUBLISH, one channel per room: a node

@@ -1,6 +1,12 @@
 import { Redis } from 'ioredis';
 import { roomIdOf } from '@wayfarer/contracts';
-import { composeService, groupIds, socketMetrics } from '@wayfarer/service-kit';
+import {
+  composeService,
+  connectFences,
+  createLogger,
+  groupIds,
+  socketMetrics,
+} from '@wayfarer/service-kit';
 import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { ChatEnv } from './config';
@@ -24,10 +30,17 @@ export type ChatServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'maxRet
  */
 export async function createService(env: ChatEnv, options: ChatServiceOptions = {}) {
   return composeService(async (onClose) => {
+    // access fences (Redis): friends' reads refuse what social or auth ended before their
+    // events arrive
+    const { fences, close: closeFences } = await connectFences(
+      env.REDIS_URL,
+      createLogger('chat', env.LOG_LEVEL),
+    );
+    onClose(closeFences);
     const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
       name: 'chat',
       env,
-      stores: openStores,
+      stores: (db) => openStores(db, fences),
       // senders' clientIds, kept in their messages (unique index; pruned after 24 h)
       idempotent: (s) => [s.messages.idempotency],
       // each message's message.sent, in its own document (issue 21)

@@ -1,4 +1,4 @@
-import { composeService, groupIds } from '@wayfarer/service-kit';
+import { composeService, connectFences, createLogger, groupIds } from '@wayfarer/service-kit';
 import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { JournalEnv } from './config';
@@ -17,10 +17,17 @@ export type JournalServiceOptions = Pick<ProjectionOptions, 'skipHistory' | 'max
  */
 export async function createService(env: JournalEnv, options: JournalServiceOptions = {}) {
   return composeService(async (onClose) => {
+    // access fences (Redis): friends' reads refuse what social or auth ended before their
+    // events arrive
+    const { fences, close: closeFences } = await connectFences(
+      env.REDIS_URL,
+      createLogger('journal', env.LOG_LEVEL),
+    );
+    onClose(closeFences);
     const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
       name: 'journal',
       env,
-      stores: openStores,
+      stores: (db) => openStores(db, fences),
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.entries.collection] },
       // POST /api/journal's Idempotency-Keys, kept in the entries (unique index; pruned after 24 h)
       idempotent: (s) => [s.entries.idempotency],

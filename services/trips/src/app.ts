@@ -33,6 +33,8 @@ export interface TripsDeps {
   identityProofSecret: Buffer;
   /** Who is friends with whom (service-kit's FriendshipProjection). */
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
+  /** Closed accounts (service-kit `AccessFences`): their share links end at once. */
+  fences: { isClosed(userId: string): Promise<boolean> };
   /** Kicked after a write that queued events; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;
   /** Clock (tests pin "today"). Default: the real time. */
@@ -77,6 +79,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     trips: deps.trips ?? new TripsRepo(deps.db),
     photos: deps.photos,
     friendships: deps.friendships,
+    fences: deps.fences,
     relay: deps.relay,
     now: deps.now ?? (() => new Date()),
     spool: deps.spool,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { commonEnv, fencesEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
 import { bucketEnv, imageConcurrencyEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
 
 /** trips' environment (validated at start; every problem is named). */
@@ -10,6 +10,8 @@ export const TripsEnv = z.object({
   MONGO_URL: z.string().min(1),
   MONGO_DB: z.string().min(1).default('trips'),
   ...kafkaEnv,
+  /** Redis: the access fences (ended friendships, closed accounts) checked before serving. */
+  ...fencesEnv,
   ...s3Env,
   PHOTO_BUCKET: bucketEnv('photos'),
   /** Where uploads are spooled: one directory per instance, swept of dead instances' files. */

@@ -1,5 +1,12 @@
 import type { Db } from 'mongodb';
-import { cacheMetrics, composeService, groupId } from '@wayfarer/service-kit';
+import {
+  cacheMetrics,
+  composeService,
+  connectFences,
+  createLogger,
+  groupId,
+  type AccessFences,
+} from '@wayfarer/service-kit';
 import {
   FriendshipProjection,
   friendshipProjection,
@@ -44,10 +51,15 @@ export interface TripsServiceOptions extends Pick<TripsDeps, 'now'> {
  */
 export async function createService(env: TripsEnv, options: TripsServiceOptions = {}) {
   return composeService(async (onClose) => {
+    // access fences (Redis): friends' reads and share links refuse what social or auth ended
+    // before their events arrive
+    const fenceLogger = createLogger('trips', env.LOG_LEVEL);
+    const { fences, close: closeFences } = await connectFences(env.REDIS_URL, fenceLogger);
+    onClose(closeFences);
     const { logger, identityProofSecret, db, stores, kafka, relay } = await openMongoService({
       name: 'trips',
       env,
-      stores: openStores,
+      stores: (db) => openStores(db, fences),
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.trips.collection] },
       // POST /api/trips' Idempotency-Keys, and photo adds', kept in the trips (unique indexes;
       // pruned after 24 h)
@@ -139,6 +151,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       photos,
       identityProofSecret,
       friendships,
+      fences,
       relay,
       now: options.now,
       spool,
@@ -185,10 +198,10 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
 export type TripsService = Awaited<ReturnType<typeof createService>>;
 
 /** trips' MongoDB stores, with their indexes. */
-async function openStores(db: Db) {
+async function openStores(db: Db, fences: AccessFences) {
   const trips = new TripsRepo(db);
   await trips.init();
-  const friendships = new FriendshipProjection(db);
+  const friendships = new FriendshipProjection(db, fences);
   await friendships.init();
   const pending = new PendingUploadsRepo(db);
   await pending.init();

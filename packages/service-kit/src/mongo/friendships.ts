@@ -9,6 +9,16 @@ import {
 } from '@wayfarer/contracts';
 import type { MongoProjectionSpec } from './projections';
 
+/**
+ * What ends access before the projection hears of it (service-kit `AccessFences`): whether a
+ * pair the projection, as of its latest event of the pair, says are friends must be refused.
+ */
+export interface FriendshipFences {
+  fencedPairs<P extends { a: string; b: string; asOf: string }>(
+    pairs: readonly P[],
+  ): Promise<Set<P>>;
+}
+
 interface FriendshipDoc {
   _id: string;
   userIds: [string, string];
@@ -19,12 +29,21 @@ interface FriendshipDoc {
 
 /**
  * A read model of who is friends with whom, built from social's friendship events, for services
- * that must let friends read (trips' photos, journal). Its `apply` is idempotent and order-safe.
+ * that must let friends read (trips' photos, journal, chat). Its `apply` is idempotent and
+ * order-safe. Its answers are the events' *and the fences'*: a pair it holds as friends is
+ * refused when social ended the friendship after the pair's latest event here, or either
+ * account is closed (`fences`, written before social or auth answered), so access ends when
+ * the change is answered, not when its event arrives. A fence that cannot be read throws (a
+ * 503): friends-only data fails closed.
  */
 export class FriendshipProjection {
   private readonly collection;
 
-  constructor(db: Db, name = 'friendships') {
+  constructor(
+    db: Db,
+    private readonly fences: FriendshipFences,
+    name = 'friendships',
+  ) {
     this.collection = db.collection<FriendshipDoc>(name);
   }
 
@@ -77,14 +96,21 @@ export class FriendshipProjection {
     if (a === b) return false;
     const doc = await this.collection.findOne(
       { _id: friendshipId(a, b), active: true },
-      { projection: { _id: 1 } },
+      { projection: { asOf: 1 } },
     );
-    return doc !== null;
+    if (doc === null) return false;
+    return (await this.fences.fencedPairs([{ a, b, asOf: doc.asOf }])).size === 0;
   }
 
   async friendsOf(userId: string): Promise<string[]> {
     const docs = await this.collection.find({ userIds: userId, active: true }).toArray();
-    return docs.map((d) => (d.userIds[0] === userId ? d.userIds[1] : d.userIds[0]));
+    const pairs = docs.map((d) => ({
+      a: userId,
+      b: d.userIds[0] === userId ? d.userIds[1] : d.userIds[0],
+      asOf: d.asOf,
+    }));
+    const fenced = await this.fences.fencedPairs(pairs);
+    return pairs.filter((p) => !fenced.has(p)).map((p) => p.b);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { FriendshipFences } from '@wayfarer/service-kit/mongo';
 import { FriendshipProjection } from '@wayfarer/service-kit/mongo';
 import { InboxStore } from './inbox';
 import { MessagesStore } from './messages';
@@ -13,11 +14,12 @@ export interface ChatStores {
   inbox: InboxStore;
 }
 
-export function createStores(db: Db): ChatStores {
+/** `fences`: what ends friends' access before the projection hears of it (`AccessFences`). */
+export function createStores(db: Db, fences: FriendshipFences): ChatStores {
   return {
     messages: new MessagesStore(db),
     users: new UsersProjection(db),
-    friendships: new FriendshipProjection(db),
+    friendships: new FriendshipProjection(db, fences),
     inbox: new InboxStore(db),
   };
 }
@@ -29,8 +31,8 @@ export async function initStores(stores: ChatStores): Promise<void> {
 }
 
 /** The stores on `db`, prepared (`createStores`, then `initStores`). */
-export async function openStores(db: Db): Promise<ChatStores> {
-  const stores = createStores(db);
+export async function openStores(db: Db, fences: FriendshipFences): Promise<ChatStores> {
+  const stores = createStores(db, fences);
   await initStores(stores);
   return stores;
 }

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { FriendshipFences } from '@wayfarer/service-kit/mongo';
 import { FriendshipProjection } from '@wayfarer/service-kit/mongo';
 import { DestinationsStore } from './destinations';
 import { JournalEntriesStore } from './entries';
@@ -10,11 +11,12 @@ export interface JournalStores {
   friendships: FriendshipProjection;
 }
 
-export function createStores(db: Db): JournalStores {
+/** `fences`: what ends friends' access before the projection hears of it (`AccessFences`). */
+export function createStores(db: Db, fences: FriendshipFences): JournalStores {
   return {
     destinations: new DestinationsStore(db),
     entries: new JournalEntriesStore(db),
-    friendships: new FriendshipProjection(db),
+    friendships: new FriendshipProjection(db, fences),
   };
 }
 
@@ -24,8 +26,8 @@ export async function initStores(stores: JournalStores): Promise<void> {
 }
 
 /** The stores on `db`, prepared (`createStores`, then `initStores`). */
-export async function openStores(db: Db): Promise<JournalStores> {
-  const stores = createStores(db);
+export async function openStores(db: Db, fences: FriendshipFences): Promise<JournalStores> {
+  const stores = createStores(db, fences);
   await initStores(stores);
   return stores;
 }

@@ -5,7 +5,11 @@ import { CONSUMERS } from '../../src/events/consumers';
 
 describe('JournalEnv', () => {
   it('has safe defaults for port, host and database', () => {
-    const env = loadConfig(JournalEnv, { MONGO_URL: 'mongodb://x', KAFKA_BROKERS: 'a:1, b:2' });
+    const env = loadConfig(JournalEnv, {
+      MONGO_URL: 'mongodb://x',
+      KAFKA_BROKERS: 'a:1, b:2',
+      REDIS_URL: 'redis://x',
+    });
     expect(env).toMatchObject({
       PORT: 4005,
       HOST: '127.0.0.1',
@@ -19,6 +23,7 @@ describe('JournalEnv', () => {
     const env = loadConfig(JournalEnv, {
       MONGO_URL: 'mongodb://x',
       KAFKA_BROKERS: 'a:1',
+      REDIS_URL: 'redis://x',
       KAFKA_GROUP_PREFIX: 'e2e-',
     });
     expect(groupId(env, CONSUMERS.trips)).toBe('e2e-journal-trips');

@@ -16,6 +16,8 @@ export interface TripsContext {
   photos: ObjectStore;
   /** Who is friends with whom (service-kit's FriendshipProjection). */
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
+  /** Closed accounts (service-kit `AccessFences`): their share links end at once. */
+  fences: { isClosed(userId: string): Promise<boolean> };
   /** Kicked after a write that queued events; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;
   now: () => Date;
