@@ -19,7 +19,7 @@
 import { FRIENDS_NEXT_CURSOR_HEADER, IdentityHeaders, SocialLimits } from '@wayfarer/contracts';
 import { loadConfig } from '@wayfarer/service-kit';
 import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
-import { createService, friendTrip, SocialEnv, SocialStore } from '@wayfarer/social';
+import { createService, friendTrip, SocialEnv } from '@wayfarer/social';
 import { recordBudget } from '../lib/results';
 
 const FRIENDS = 200;
@@ -115,8 +115,9 @@ try {
       url = p.next === null ? null : `/api/friends?cursor=${encodeURIComponent(p.next)}`;
     }
   };
-  // the first page's query alone (PostgreSQL building and sending the text)
-  const store = new SocialStore(svc.pool);
+  // the first page's query alone (PostgreSQL building and sending the text; the store's own
+  // query, not its cached pages)
+  const store = svc.store;
   const query = () => store.friendsPageJson(me, null, SocialLimits.friendsPageDefault);
   // a write that changes the first page (u1 is on it: ids sort as text), then the wait until its
   // notification has dropped the page; returns ms from the commit's answer to the drop

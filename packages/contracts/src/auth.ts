@@ -96,7 +96,13 @@ export const AccountMessages = {
   passwordRequired: 'Password is required.',
   currentPasswordRequired: 'Current password is required.',
   passwordChanged: 'Password changed. Your other sessions have been signed out.',
-  accountDeleted: 'Your account was closed. Everything you saved is being erased.',
+  /**
+   * `DELETE /api/account`: what is true when it is answered (the closed-account fence is
+   * written), no more: the rest of the erasure follows `user.deleted` through Kafka.
+   */
+  accountDeleted:
+    'Your account was closed. Your share links, photos and picture are offline and nobody ' +
+    'finds you in search any more; the rest of what you saved is being erased.',
 } as const;
 
 /**

@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import { AccessFences, createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
@@ -72,6 +72,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
     throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
     throttlePolicy,
     revocations: new RevocationStore(deps.pool, deps.redis),
+    fences: new AccessFences(deps.redis),
     sessions: new SessionsStore(deps.pool),
     sleep: deps.sleep ?? ((ms) => sleep(ms)),
     issueSession: createSessionIssuer(deps.signingKey),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
+import { commonEnv, fencesEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
 import { pgEnv } from '@wayfarer/service-kit/pg';
 
 /** social's environment (validated at start; every problem is named). */
@@ -9,6 +9,8 @@ export const SocialEnv = z.object({
   ...pgEnv,
   ...kafkaEnv,
   ...identityProofEnv,
+  /** Redis: the access fences (an unfriending's, written; closed accounts', read by search). */
+  ...fencesEnv,
   /**
    * Bound of the in-memory cache of `GET /api/friends` pages (bodies and bookkeeping), bytes;
    * 0 turns the cache (and its LISTEN connection) off.

@@ -105,7 +105,10 @@ export function CloseAccountSection() {
         title={SETTINGS_TEXTS.closeTitle}
         description={
           <>
-            <p>Everything below is erased at once and you are signed out:</p>
+            <p>
+              You are signed out and your share links, photos and picture go offline at once; then
+              everything below is erased:
+            </p>
             <Erased />
           </>
         }

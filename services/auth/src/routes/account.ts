@@ -41,7 +41,7 @@ function currentSession(identity: Identity): RevokedSession | null {
  * session revoked), close the account (every session revoked, `user.deleted` for the erasure).
  */
 export function accountRoutes(ctx: AuthContext): void {
-  const { app, users, avatars, pool, spool, sessions, revocations, throttle } = ctx;
+  const { app, users, avatars, pool, spool, sessions, revocations, throttle, fences } = ctx;
   const checkPassword = passwordChecker(ctx);
 
   /** Revocations committed in PostgreSQL, copied to Redis now (the sync does it otherwise). */
@@ -159,13 +159,27 @@ export function accountRoutes(ctx: AuthContext): void {
     const current = currentSession(identity);
     // One transaction: every session revoked (the current one too, listed or not), the row
     // gone, and user.deleted recorded for every other service's erasure (outbox: delivered
-    // whenever Kafka is there, never lost).
-    const revoked = await withTransaction(pool, async (client) => {
-      const all = await sessions.revokeAllOf(client, user.id);
-      if (current) await recordRevocations(client, [current]);
-      if (await users.delete(client, user.id)) await enqueueUserDeleted(client, user.id);
-      return current && !all.some((s) => s.jti === current.jti) ? [...all, current] : all;
-    });
+    // whenever Kafka is there, never lost). The closed-account fence is written before the
+    // commit: from the answer on, share links, photos, the picture, search and friends' reads
+    // refuse the account whatever Kafka does. No fence (Redis down), no closing: a 503.
+    let fenced = false;
+    let revoked: RevokedSession[];
+    try {
+      revoked = await withTransaction(pool, async (client) => {
+        const all = await sessions.revokeAllOf(client, user.id);
+        if (current) await recordRevocations(client, [current]);
+        if (await users.delete(client, user.id)) await enqueueUserDeleted(client, user.id);
+        await fences.closeAccount(user.id);
+        fenced = true;
+        return current && !all.some((s) => s.jti === current.jti) ? [...all, current] : all;
+      });
+    } catch (err) {
+      // not committed after all (the row is still there): the account is open again
+      if (fenced && (await users.findById(user.id).catch(() => null))) {
+        await fences.liftClosedAccount(user.id).catch(() => undefined);
+      }
+      throw err;
+    }
     clearSessionCookie(reply, ctx.cookieSecure);
     ctx.relay?.kick();
     await announce(request, revoked);

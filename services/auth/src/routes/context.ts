@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { OutboxRelay } from '@wayfarer/service-kit';
+import type { AccessFences, OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import type { ThrottlePolicy } from '../domain/throttle';
@@ -22,6 +22,8 @@ export interface AuthContext {
   throttlePolicy: ThrottlePolicy;
   revocations: RevocationStore;
   sessions: SessionsStore;
+  /** The closed-account fence: written before a closing commits, read by avatars. */
+  fences: AccessFences;
   sleep: (ms: number) => Promise<void>;
   issueSession: SessionIssuer;
   relay?: Pick<OutboxRelay, 'kick'>;

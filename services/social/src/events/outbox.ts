@@ -5,6 +5,7 @@ import {
   FriendshipRemoved,
   makeEvent,
   Topics,
+  type EventEnvelope,
   type Topic,
 } from '@wayfarer/contracts';
 import { enqueueEvent, type PoolClient } from '@wayfarer/service-kit/pg';
@@ -39,13 +40,15 @@ export async function enqueueFriendshipCreated(
   await enqueueEvent(client, FriendshipCreated.topic, event);
 }
 
+/** Returns the event (its `occurredAt` is the time of the unfriending's fence). */
 export async function enqueueFriendshipRemoved(
   client: PoolClient,
   a: string,
   b: string,
-): Promise<void> {
+): Promise<EventEnvelope> {
   const event = makeEvent(FriendshipRemoved, friendshipId(a, b), { userIds: pair(a, b) });
   await enqueueEvent(client, FriendshipRemoved.topic, event);
+  return event;
 }
 
 /**

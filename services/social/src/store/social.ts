@@ -8,7 +8,12 @@ import {
   type FriendSummary,
   type SearchUser,
 } from '@wayfarer/contracts';
-import type { IdempotencyClaim, IdempotentOutcome, RecordedAnswer } from '@wayfarer/service-kit';
+import type {
+  AccessFences,
+  IdempotencyClaim,
+  IdempotentOutcome,
+  RecordedAnswer,
+} from '@wayfarer/service-kit';
 import {
   idempotentTransaction,
   withTransaction,
@@ -54,6 +59,14 @@ export interface ExportedFriend {
 export class SocialStore {
   constructor(
     private readonly pool: Pool,
+    /**
+     * Access fences (Redis): an unfriending writes its pair's before it commits, so trips,
+     * journal and chat refuse the pair at once; search leaves closed accounts out.
+     */
+    private readonly fences: Pick<
+      AccessFences,
+      'endFriendship' | 'liftEndedFriendship' | 'closedAmong'
+    >,
     /**
      * Called after a commit that changed friendships, with both users: the friends cache drops
      * their pages at once, so whoever made the change reads it (other instances hear of it
@@ -139,19 +152,36 @@ export class SocialStore {
     return (rowCount ?? 0) > 0;
   }
 
-  /** Ends a friendship (both sides); false when the two are not friends. */
+  /**
+   * Ends a friendship (both sides); false when the two are not friends. Its fence is written
+   * before the commit, with the removal event's time: once this returns, the services deciding
+   * from their projection refuse the pair, whatever Kafka does. No fence, no unfriending (a
+   * 503, nothing changed). A commit that fails after the fence lifts it again when the pair is
+   * still friends here (known only when PostgreSQL answers; otherwise it stays: the safe side).
+   */
   async unfriend(callerId: string, friendId: string): Promise<boolean> {
-    const removed = await withTransaction(this.pool, async (client) => {
-      await lockPair(client, callerId, friendId);
-      const { rowCount } = await client.query(
-        `DELETE FROM friendships
-          WHERE (user_id = $1 AND friend_id = $2) OR (user_id = $2 AND friend_id = $1)`,
-        [callerId, friendId],
-      );
-      if (!rowCount) return false;
-      await enqueueFriendshipRemoved(client, callerId, friendId);
-      return true;
-    });
+    let fencedAt: string | null = null;
+    let removed: boolean;
+    try {
+      removed = await withTransaction(this.pool, async (client) => {
+        await lockPair(client, callerId, friendId);
+        const { rowCount } = await client.query(
+          `DELETE FROM friendships
+            WHERE (user_id = $1 AND friend_id = $2) OR (user_id = $2 AND friend_id = $1)`,
+          [callerId, friendId],
+        );
+        if (!rowCount) return false;
+        const { occurredAt } = await enqueueFriendshipRemoved(client, callerId, friendId);
+        await this.fences.endFriendship(callerId, friendId, occurredAt);
+        fencedAt = occurredAt;
+        return true;
+      });
+    } catch (err) {
+      if (fencedAt !== null && (await this.areFriends(callerId, friendId).catch(() => false))) {
+        await this.fences.liftEndedFriendship(callerId, friendId, fencedAt).catch(() => undefined);
+      }
+      throw err;
+    }
     if (removed) this.friendshipsChanged([callerId, friendId]);
     return removed;
   }
@@ -277,6 +307,13 @@ export class SocialStore {
    * friends; each with where the caller stands with them.
    */
   async search(userId: string, pattern: string): Promise<SearchUser[]> {
+    const rows = await this.searchRows(userId, pattern);
+    // a closed account leaves search at once, before its user.deleted arrives
+    const closed = await this.fences.closedAmong(rows.map((r) => r._id));
+    return closed.size === 0 ? rows : rows.filter((r) => !closed.has(r._id));
+  }
+
+  private async searchRows(userId: string, pattern: string): Promise<SearchUser[]> {
     const { rows } = await this.pool.query<SearchUser>(
       `SELECT u.id AS "_id", u.name, u.picture,
               CASE

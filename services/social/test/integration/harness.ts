@@ -93,9 +93,9 @@ export interface Harness extends SocialService {
  * gateway calls it, plus a producer publishing what auth and trips would. `close()` also drops
  * the database and the groups.
  */
-export async function startSocial(): Promise<Harness> {
+export async function startSocial(extraEnv: Record<string, string> = {}): Promise<Harness> {
   const dbUrl = await freshDatabase('social');
-  const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl }));
+  const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl, ...extraEnv }));
   const svc = await createService(env, { skipHistory: true }).catch(async (err: unknown) => {
     await dropDatabase(dbUrl);
     throw err;

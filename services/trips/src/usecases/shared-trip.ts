@@ -7,14 +7,17 @@ import type { SharedTripRead, TripsRepo } from '../store/trips';
 export interface SharedTripDeps {
   trips: TripsRepo;
   now: () => Date;
+  /** Whether an account is closed (service-kit `AccessFences`, written before auth answered). */
+  fences: { isClosed(userId: string): Promise<boolean> };
 }
 
 /**
  * The one check of a visitor's link, for every public read (`GET /api/shared/{token}` and its
  * photos): the token well formed, the live trip holding its link found by the token's hash only
  * (one read: the link lives in the trip), the link live now (`domain/share.ts`
- * `checkSharedLink`). NotFoundError('shared') for anything else: malformed, unknown, revoked,
- * replaced and expired links are answered alike. `stories`: read the trip's journal texts too.
+ * `checkSharedLink`), its owner's account not closed (the fence: a closed account's links end
+ * when the closing is answered, before its erasure reaches trips). NotFoundError('shared') for
+ * anything else: malformed, unknown, revoked, replaced and expired links are answered alike. `stories`: read the trip's journal texts too.
  */
 export async function openSharedLink(
   deps: SharedTripDeps,
@@ -23,7 +26,9 @@ export async function openSharedLink(
 ): Promise<{ link: ShareLinkDoc; trip: SharedTripRead }> {
   const tokenHash = sharedTokenHash(token);
   const trip = await deps.trips.findShared(tokenHash, options);
-  return checkSharedLink(trip, tokenHash, deps.now());
+  const open = checkSharedLink(trip, tokenHash, deps.now());
+  if (await deps.fences.isClosed(open.trip.ownerId)) throw new NotFoundError('shared');
+  return open;
 }
 
 /** `GET /api/shared/{token}`: the trip as the link shows it (journal texts if it includes stories). */
