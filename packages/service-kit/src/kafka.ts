@@ -213,8 +213,15 @@ async function topicEnds(
 
 /** A consumer started by `startConsumerInBackground`. */
 export interface BackgroundConsumer {
+  /** Its consumer group. */
+  readonly groupId: string;
   /** Resolves once the consumer has joined (or was stopped first); services need not wait. */
   started: Promise<void>;
+  /**
+   * Whether it has joined its group (been given its partitions) at least once: what `/readyz`
+   * asks (`consumersJoined`). Stays true through later crashes and outages.
+   */
+  readonly joined: boolean;
   /**
    * How many times the joined consumer crashed (a lost broker, a handler failing past its
    * retries). Each crash leaves the group and restarts the consumer: kafkajs does for
@@ -238,6 +245,7 @@ export function startConsumerInBackground(
   let consumer: Consumer | null = null;
   let stopped = false;
   let crashes = 0;
+  let joinedOnce = false;
   let wake: (() => void) | null = null;
 
   const sleep = (ms: number) =>
@@ -264,6 +272,7 @@ export function startConsumerInBackground(
           return;
         }
         consumer = joined;
+        joinedOnce = true;
         joined.on(joined.events.CRASH, ({ payload }) => {
           crashes++;
           // kafkajs has logged the crash, left the group and, if `restart`, restarts by itself
@@ -284,7 +293,11 @@ export function startConsumerInBackground(
   };
 
   return {
+    groupId: options.groupId,
     started: join(true),
+    get joined() {
+      return joinedOnce;
+    },
     get crashes() {
       return crashes;
     },
@@ -294,5 +307,26 @@ export function startConsumerInBackground(
       wake?.();
       await consumer?.disconnect();
     },
+  };
+}
+
+/**
+ * A `/readyz` check (`createHttpApp`'s `readiness`): fails, naming them, until each of the
+ * service's background consumers has joined its group once. A service is ready when its
+ * projections are being fed: before, an event published meanwhile waits for the join (a
+ * rebalance: a second or more on a busy machine, 3 s more for a new group on a broker with
+ * Kafka's default `group.initial.rebalance.delay.ms`), and whoever the stack runner or an
+ * orchestrator let in meanwhile saw reads late by that much. Only the first join: a consumer
+ * that loses Kafka later keeps the service ready (it serves what its projections hold and
+ * catches up when Kafka answers, `startConsumerInBackground`; the consumer lag metrics say
+ * so). Joined is not caught up: a group still reading its topics' history is ready (that can
+ * take minutes, and the reads it serves are only late).
+ */
+export function consumersJoined(
+  consumers: readonly Pick<BackgroundConsumer, 'groupId' | 'joined'>[],
+): () => Promise<void> {
+  return async () => {
+    const waiting = consumers.filter((c) => !c.joined).map((c) => c.groupId);
+    if (waiting.length > 0) throw new Error(`not joined yet: ${waiting.join(', ')}`);
   };
 }

@@ -6,7 +6,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, makeEvent, readEvent, type EventEnvelope } from '@wayfarer/contracts';
 import { testInfra } from '@wayfarer/test-kit';
-import { createKafka, startConsumer, startConsumerInBackground } from '../src/kafka';
+import {
+  consumersJoined,
+  createKafka,
+  startConsumer,
+  startConsumerInBackground,
+} from '../src/kafka';
 import { createLogger } from '../src/logger';
 import { KIT_TEST_TOPIC } from './topic-log';
 
@@ -110,12 +115,15 @@ describe('consumers (real Kafka)', () => {
     }
   });
 
-  it('in the background: joins and consumes; started resolves', async () => {
+  it('in the background: joins and consumes; started resolves, and the readiness check passes', async () => {
     const aggregate = randomUUID();
     const { seen, handle } = recorder(aggregate);
     const background = startConsumerInBackground(fresh(handle));
+    const ready = consumersJoined([background]);
     try {
       await background.started;
+      expect(background.joined).toBe(true);
+      await expect(ready()).resolves.toBeUndefined();
       await publish(aggregate, [ping(aggregate, 3)]);
       await untilSeen(seen);
       expect(seen).toEqual([3]);
@@ -171,6 +179,8 @@ describe('consumers (real Kafka)', () => {
     void background.started.then(() => {
       settled = true;
     });
+    // never joined: a service holding it is not ready, and says which group it waits for
+    const ready = consumersJoined([background]);
     // three failed attempts, each logged, and it has not given up
     await vi.waitFor(() => expect(warnings.length).toBeGreaterThanOrEqual(3), {
       timeout: 20_000,
@@ -178,6 +188,8 @@ describe('consumers (real Kafka)', () => {
     });
     expect(new Set(warnings)).toEqual(new Set(['consumer could not start; retrying']));
     expect(settled).toBe(false);
+    expect(background.joined).toBe(false);
+    await expect(ready()).rejects.toThrow(`not joined yet: ${background.groupId}`);
     // stopped in the middle of a retry wait: `started` resolves (it ends the loop)
     await background.stop();
     await expect(background.started).resolves.toBeUndefined();

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import {
+  consumersJoined,
+  createHttpApp,
+  type BackgroundConsumer,
+  type Logger,
+} from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { notificationRoutes } from './routes/notifications';
 import type { NotificationsStore } from './store/notifications';
@@ -12,6 +17,11 @@ export interface NotificationsDeps {
   identityProofSecret: Buffer;
   /** The clock of the 90-day bound (tests: a later day). */
   now: () => Date;
+  /**
+   * The consumers every notification comes from: `/readyz` fails until each has joined its
+   * group; absent in tests of the app alone.
+   */
+  consumers?: readonly Pick<BackgroundConsumer, 'groupId' | 'joined'>[];
 }
 
 /**
@@ -28,8 +38,11 @@ export function buildApp(deps: NotificationsDeps): FastifyInstance {
     identityProofSecret: deps.identityProofSecret,
     bodyLimit: BODY_LIMIT,
     // the routes need only PostgreSQL (the live push is best effort: its Redis is not a reason
-    // to take the service out of rotation)
-    readiness: { postgres: () => deps.pool.query('SELECT 1') },
+    // to take the service out of rotation); ready once its consumers joined their groups
+    readiness: {
+      postgres: () => deps.pool.query('SELECT 1'),
+      ...(deps.consumers ? { consumers: consumersJoined(deps.consumers) } : {}),
+    },
   });
   notificationRoutes({ app, store: deps.store, now: deps.now });
   return app;

@@ -62,7 +62,14 @@ export async function createService(
     const pruner = startPruner({ store, logger, now });
     onClose(() => pruner.stop());
 
-    const app = buildApp({ logger, pool, store, identityProofSecret, now });
+    const app = buildApp({
+      logger,
+      pool,
+      store,
+      identityProofSecret,
+      now,
+      consumers: Object.values(consumers),
+    });
     return { app, logger, pool, store, relay, redis, consumers, pruner };
   });
 }

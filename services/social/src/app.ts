@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import {
+  consumersJoined,
+  createHttpApp,
+  type BackgroundConsumer,
+  type Logger,
+  type OutboxRelay,
+} from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { exportRoutes } from './routes/export';
 import { feedRoutes } from './routes/feed';
@@ -26,6 +32,11 @@ export interface SocialDeps {
   identityProofSecret: Buffer;
   /** Kicked after a commit that enqueued events; optional (the relay also polls). */
   relay?: Pick<OutboxRelay, 'kick'>;
+  /**
+   * The users and trips consumers: `/readyz` fails until both have joined their groups (a
+   * friend's new trip is read from what they write); absent in tests of the app alone.
+   */
+  consumers?: readonly Pick<BackgroundConsumer, 'groupId' | 'joined'>[];
 }
 
 /** The social service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -36,7 +47,10 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
     identityProofSecret: deps.identityProofSecret,
     // no route reads a body
     bodyLimit: 1024,
-    readiness: { postgres: () => deps.pool.query('SELECT 1') },
+    readiness: {
+      postgres: () => deps.pool.query('SELECT 1'),
+      ...(deps.consumers ? { consumers: consumersJoined(deps.consumers) } : {}),
+    },
     // ids longer than the router's default 100 get our 404 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
