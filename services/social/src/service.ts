@@ -1,5 +1,5 @@
 import { defaultAtlas } from '@wayfarer/atlas';
-import { cacheMetrics, composeService, groupIds } from '@wayfarer/service-kit';
+import { cacheMetrics, composeService, connectFences, groupIds } from '@wayfarer/service-kit';
 import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import { FeedPages } from './store/feed';
@@ -19,9 +19,9 @@ export type SocialServiceOptions = Pick<ConsumersOptions, 'skipHistory' | 'maxRe
  * social's composition root: the whole running service from its env (PostgreSQL pool with
  * migrations applied, the outbox relay, the friends, feed and stats caches with their LISTEN
  * connection, the country atlas and the countries backfill (issue 22), the users
- * and trips consumers, the app). `main.ts` listens with it; the integration tests boot it with
- * a test env. `close()` closes the app, the consumers, the LISTEN connection, the relay, then
- * the pool.
+ * and trips consumers, Redis for the access fences, the app). `main.ts` listens with it; the
+ * integration tests boot it with a test env. `close()` closes the app, the consumers, the
+ * LISTEN connection, Redis, the relay, then the pool.
  */
 export async function createService(env: SocialEnv, options: SocialServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -70,8 +70,11 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
         }),
       );
     }
+    // access fences (Redis): unfriending ends access at once; search leaves closed accounts out
+    const fences = await connectFences(env.REDIS_URL, logger);
+    onClose(() => fences.close());
     // a friendship changed through this instance drops the pages at once (read your writes)
-    const store = new SocialStore(pool, (userIds) => {
+    const store = new SocialStore(pool, fences.fences, (userIds) => {
       for (const id of userIds) caches.forEach((c) => c.notify(id));
     });
     const friendsPages = new FriendsPages(store, friendsCache);
