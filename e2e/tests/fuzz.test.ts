@@ -25,8 +25,9 @@ import {
 /**
  * Generated requests (fast-check) to every `/api` route of the gateway's table, sent as a
  * signed-in user through the real gateway to the real services of the e2e stack, over raw
- * sockets (lying lengths, broken chunks, any byte). Each request must be answered, below 500,
- * within the gateway's upstream timeout, crash no process (the runner would restart it: its
+ * sockets (lying lengths, broken chunks, any byte, characters URL parsers disagree on in the
+ * path). Each request must be answered, below 500, never 401 when signed in (but a login's wrong
+ * credentials), within the gateway's upstream timeout, crash no process (the runner would restart it: its
  * restart count is checked), and, when refused, change nothing (the caller's parts a route may
  * touch are read again after each refusal; everything, the other users' data included, after
  * each route). A failure is shrunk to a small request, printed with the seed and the replay.
@@ -85,6 +86,21 @@ function errorShaped(a: RawAnswer): boolean {
   } catch {
     return false;
   }
+}
+
+/** The `error` code of a JSON answer, if it has one. */
+function errorCode(a: RawAnswer): unknown {
+  try {
+    return (JSON.parse(a.body.toString('utf8')) as { error?: unknown }).error;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the request carries the caller's session cookie, and no other Cookie header. */
+function signedIn(req: RawRequest): boolean {
+  const cookies = req.headers.filter(([name]) => name.toLowerCase() === 'cookie');
+  return cookies.length === 1 && cookies[0]![1] === world.caller.header;
 }
 
 /** Processes that restarted, stopped or changed pid since `before`. */
@@ -155,6 +171,11 @@ class RouteRun {
       problems.push(`the connection ended without an answer (${answer.error ?? 'closed'})`);
     }
     if (status !== null && status >= 500) problems.push(`${status} ${preview(answer)}`);
+    // signed in, whatever the path: never a 401 (one would be the identity proof failing
+    // between the gateway and the service), but for a login's wrong credentials
+    if (status === 401 && signedIn(req) && errorCode(answer) !== 'invalid_credentials') {
+      problems.push(`401 to a signed-in request: ${preview(answer) || '(empty)'}`);
+    }
     if (status !== null && status >= 400 && status < 500 && req.method !== 'HEAD') {
       if (!errorShaped(answer)) {
         problems.push(`${status} without a JSON {error, message}: ${preview(answer) || '(empty)'}`);

@@ -198,6 +198,93 @@ const RAW_SEGMENTS = [
   '\u00e9',
 ] as const;
 
+/** Text as its UTF-8 bytes on the wire (the raw request is written one byte per character). */
+const utf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+/**
+ * Characters and escapes URL parsers disagree on, put raw into a route's path (`oddPath`):
+ * Node's HTTP parser takes `{ } | ^ \` " < > [ ] #` as they are, the WHATWG URL parser
+ * encodes some and reads `#` as a fragment and `\` as `/`, others decode escapes or refuse
+ * them. Whatever arrives, the gateway forwards a path its service reads as the gateway signed
+ * it, or answers itself: a signed-in request is never answered 401.
+ */
+export const PATH_DISAGREEMENTS = [
+  '{',
+  '}',
+  '{}',
+  '{x}',
+  '|',
+  '\\',
+  '^',
+  '`',
+  '"',
+  '<',
+  '>',
+  '[',
+  ']',
+  '#',
+  '#x',
+  ' ',
+  '%',
+  '%z',
+  '%zz',
+  '%4',
+  '%2F',
+  '%2f',
+  '%5C',
+  '%7B',
+  '%7b%7d',
+  '%25',
+  '%2525',
+  '%00',
+  '%0A',
+  '%7F',
+  '..',
+  '%2e%2e',
+  '.',
+  '//',
+  ';',
+  ';x=1',
+  '@',
+  ':',
+  "'",
+  '$',
+  '!',
+  '*',
+  '~',
+  '+',
+  '%20',
+  '%C3%A9',
+  '%E9',
+  '%FF%FE',
+  '%C0%AE',
+  '\u00e9',
+  utf8Bytes('é'),
+  utf8Bytes('日本'),
+  utf8Bytes('😀'),
+  '\u0001',
+  '\u007f',
+] as const;
+
+/**
+ * Odd text put into a path: one or two of PATH_DISAGREEMENTS, at a position past `/api/`
+ * (`at`, taken modulo the room there is: in the prefix the gateway routes on, or in the
+ * service's part).
+ */
+export const oddPath = fc.record({
+  text: fc
+    .array(fc.constantFrom(...PATH_DISAGREEMENTS), { minLength: 1, maxLength: 2 })
+    .map((parts) => parts.join('')),
+  at: fc.nat(),
+});
+
+/** `path` with `odd.text` inserted past its `/api/` (see `oddPath`). */
+export function withOddPath(path: string, odd: { text: string; at: number }): string {
+  const from = Math.min('/api/'.length, path.length);
+  const at = from + (odd.at % (path.length - from + 1));
+  return `${path.slice(0, at)}${odd.text}${path.slice(at)}`;
+}
+
 /**
  * An id in a path: one of `known` (real ids: the caller's, another user's), ids of the right
  * shape that exist nowhere, and anything else (sent percent-encoded, or raw).
