@@ -165,6 +165,8 @@ describe('settings: name, picture, password and closing the account', () => {
     await screenshot(page, 'settings-close-question-1440');
     await question.getByRole('button', { name: 'Close my account' }).click();
     await page.waitForURL('**/home');
+    // the landing page says what auth answered has happened, no more
+    await page.getByRole('status').filter({ hasText: AccountMessages.accountDeleted }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('userId'))).toBeNull();
     // signed out: a protected page sends the visitor home
     await page.goto('/trips');

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { FEATURES, SLOGANS } from './content';
 import { FeatureClip } from './FeatureClip';
 import { Hero } from './Hero';
@@ -7,6 +7,11 @@ import { LandingBar } from './LandingBar';
 import { Slogan } from './Slogan';
 import { useReducedMotion } from './useInView';
 import { useSession } from './useSession';
+
+/** What a screen sending the visitor to /home may have it say (a closed account's answer). */
+export interface LandingLocationState {
+  notice?: string;
+}
 
 /**
  * The landing page (/home, public): a fixed top bar, the hero, six features each with a clip of
@@ -16,12 +21,18 @@ import { useSession } from './useSession';
 export function Landing() {
   const session = useSession();
   const reducedMotion = useReducedMotion();
+  const notice = (useLocation().state as LandingLocationState | null)?.notice;
 
   return (
     <div className="landing">
       <LandingBar session={session} />
 
       <main className="landing-main">
+        {notice ? (
+          <p className="landing-notice" role="status">
+            {notice}
+          </p>
+        ) : null}
         <Hero signedIn={session.signedIn} />
 
         <section id="features" className="features" aria-labelledby="features-title">

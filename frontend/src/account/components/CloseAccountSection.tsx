@@ -2,6 +2,7 @@ import { AuthLimits } from '@wayfarer/contracts';
 import { useReducer, useRef, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { clearUserId } from '../../auth/session';
+import type { LandingLocationState } from '../../landing/Landing';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Field } from '../../components/Field';
 import { TrashIcon } from '../../components/icons';
@@ -42,9 +43,11 @@ export function CloseAccountSection() {
     state.saving,
     dispatch,
     async () => {
-      await closeAccount(state.values.password);
+      // what auth says has happened (public pages offline, the rest being erased) is shown there
+      const { message } = await closeAccount(state.values.password);
       clearUserId();
-      navigate('/home', { replace: true });
+      const landing: LandingLocationState = { notice: message };
+      navigate('/home', { replace: true, state: landing });
       return null;
     },
     (error) => {
