@@ -6,7 +6,9 @@ import type { Importer } from './useImport';
 
 /**
  * What the Import is doing, under the list's header: a progress bar with its percentage while
- * the file uploads, then "Imported N trips" (and what was skipped) or the service's message.
+ * the file uploads, then "Imported N trips" (and what was skipped) or the service's message,
+ * with "Try again" when the answer was lost or the service failed (the same file, the same
+ * Idempotency-Key: the same import).
  * The text sits in a polite live region, so a screen reader hears each step.
  */
 export function ImportStatus({ importer }: { importer: Importer }) {
@@ -32,6 +34,11 @@ export function ImportStatus({ importer }: { importer: Importer }) {
           {failed ? state.message : state.result.message}
           {skipped ? <span className="import-skipped">{skipped}</span> : null}
         </p>
+        {state.status === 'failed' && state.retryable ? (
+          <button type="button" className="btn btn-ghost import-retry" onClick={importer.retry}>
+            {IMPORT_TEXTS.retry}
+          </button>
+        ) : null}
         <button
           type="button"
           className="toast-close"

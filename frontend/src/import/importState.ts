@@ -11,6 +11,8 @@ export const IMPORT_TEXTS = {
   failed: 'The file could not be imported. Please try again.',
   unreachable: 'Could not reach the server. Please try again.',
   dismiss: 'Dismiss',
+  /** Sends the same file again: the same import (its Idempotency-Key), never a second copy. */
+  retry: 'Try again',
 } as const;
 
 export type ImportProgress = UploadProgress;
@@ -19,13 +21,22 @@ export type ImportState =
   | { status: 'idle' }
   | { status: 'uploading'; run: number; fileName: string; progress: ImportProgress | null }
   | { status: 'done'; result: ImportResult }
-  | { status: 'failed'; message: string };
+  | {
+      status: 'failed';
+      message: string;
+      /**
+       * The answer was lost or the service failed (no answer, a 5xx): the same file may be sent
+       * again as it is, with the same Idempotency-Key (a retry is answered the first import's
+       * result or finishes it). A refusal of the file (a 4xx) is not retried.
+       */
+      retryable?: boolean;
+    };
 
 export type ImportAction =
   | { type: 'start'; run: number; fileName: string }
   | { type: 'progress'; run: number; progress: ImportProgress }
   | { type: 'succeeded'; run: number; result: ImportResult }
-  | { type: 'failed'; run: number; message: string }
+  | { type: 'failed'; run: number; message: string; retryable?: boolean }
   | { type: 'dismiss' };
 
 export const initialImportState: ImportState = { status: 'idle' };
@@ -48,7 +59,9 @@ export function importReducer(state: ImportState, action: ImportAction): ImportS
         : state;
     case 'failed':
       return state.status === 'uploading' && state.run === action.run
-        ? { status: 'failed', message: action.message }
+        ? action.retryable
+          ? { status: 'failed', message: action.message, retryable: true }
+          : { status: 'failed', message: action.message }
         : state;
     case 'dismiss':
       return state.status === 'uploading' ? state : initialImportState;
@@ -66,6 +79,11 @@ export function importFileProblem(file: { name: string; size: number }): string 
     return ImportMessages.xmlTooLarge;
   }
   return null;
+}
+
+/** Whether a failed upload's answer (its HTTP status; 0: none) is worth the same file again. */
+export function isRetryable(status: number): boolean {
+  return status === 0 || status >= 500;
 }
 
 /** The line under the progress bar: the share sent, then the service at work. */

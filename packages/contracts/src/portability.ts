@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Trip, TripVisibility } from './trips';
+import { Trip, TripLimits, TripVisibility } from './trips';
 
 /**
  * Issue 22: data out (per-trip files, the whole-account ZIP) and in (`POST /api/import`).
@@ -105,8 +105,10 @@ export type ImportFormat = (typeof ImportFormats)[number];
 export const IMPORT_ACCEPT = '.gpx,.kml,.geojson,.json,.zip';
 
 /**
- * The import's bounds. The upload is spooled to a file, never held in memory; a ZIP is read
- * from that file entry by entry, with every inflated byte counted.
+ * The import's bounds (issue 22; finding 6 of the hardening review: each set where a real
+ * traveller's export never reaches it, and refused up front, by a message naming it, rather than
+ * paid for). The upload is spooled to a file, never held in memory; a ZIP is read from that file
+ * entry by entry, with every inflated byte counted.
  */
 export const ImportLimits = {
   /** The uploaded file (the route's multipart file limit; the gateway's cap is derived). */
@@ -121,19 +123,71 @@ export const ImportLimits = {
   xmlMaxBytes: 4 * MiB,
   /** Entries a ZIP may list. */
   zipEntriesMax: 20_000,
-  /** Inflated bytes read from one ZIP, all entries together. */
-  zipTotalMaxBytes: 1024 * MiB,
+  /**
+   * Bytes a ZIP may hold once uncompressed, as its entries state them and as they are inflated
+   * (all entries together). Photos and videos hardly compress, so a real export states about
+   * the size of its file (at most `fileMaxBytes`); twice that is left for its JSON.
+   */
+  zipTotalMaxBytes: 512 * MiB,
+  /**
+   * Inflated bytes of the JSON documents one import reads and parses, all together (a
+   * Polarsteps export's `trip.json` files, a Wayfarer export's `trips.json`): a few hundred KB
+   * per trip in real exports. What made a 1.2 MB ZIP of a thousand blank-padded 1 MiB documents
+   * cost 11 s of CPU.
+   */
+  documentsMaxBytes: 64 * MiB,
   /** Inflated over compressed size of one entry past `zipRatioFromBytes` (a ZIP bomb's mark). */
   zipRatioMax: 100,
   zipRatioFromBytes: 1 * MiB,
-  /** Trips one import creates at most (past it, the rest are counted as skipped). */
-  tripsMax: 200,
+  /**
+   * Trips one import creates at most, once long trips are split into parts within
+   * `TripLimits` (a Polarsteps export of more trips is refused before its trips are read).
+   */
+  tripsMax: 100,
+  /** Places (destinations) one import may hold, all trips together. */
+  destinationsMax: 2_000,
+  /** Photos one import may hold (each goes through the image pipeline: ~0.5 s of CPU). */
+  photosMax: 500,
+  /**
+   * How long reading the file may take before anything is created (the archive opened, its
+   * JSON read and parsed), ms: the service's default (`IMPORT_READ_TIMEOUT_MS`). A GPX or KML
+   * file's parse has its worker thread's own bound (`IMPORT_XML_TIMEOUT_MS`).
+   */
+  readMaxMs: 30_000,
+  /**
+   * Imports one user may start in a rolling hour (a retry of an import with its
+   * `Idempotency-Key` is not a new one); past it, 429 with `Retry-After`.
+   */
+  perUserPerHour: 30,
+  /** The rolling window of `perUserPerHour`, ms. */
+  rateWindowMs: 60 * 60_000,
   /**
    * How long the gateway waits for the import's answer once the file is sent (every photo goes
    * through the image pipeline first: about half a second each for a phone photo on one core).
    * Other routes answer within the gateway's `UPSTREAM_TIMEOUT_MS`.
    */
   answerTimeoutMs: 10 * 60_000,
+} as const;
+
+/** A duration in words for a message (`30 seconds`, `1 second`, `250 ms`). */
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = Math.round(ms / 1000);
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+/** Minutes in words, rounded up (`1 minute`, `12 minutes`). */
+function minutes(ms: number): string {
+  const n = Math.max(1, Math.ceil(ms / 60_000));
+  return `${n} minute${n === 1 ? '' : 's'}`;
+}
+
+/** The `error` of an import refused for one of `ImportLimits` (413; 429 for the rate). */
+export const ImportErrors = {
+  /** The file asks for more than one import may do (trips, places, photos, bytes, time). */
+  limit: 'import_limit',
+  /** The user started `ImportLimits.perUserPerHour` imports in the last hour. */
+  rate: 'import_rate_limited',
 } as const;
 
 export const ImportMessages = {
@@ -155,8 +209,27 @@ export const ImportMessages = {
   badJson: 'The JSON file could not be read.',
   badZip: 'The ZIP archive could not be read.',
   unsafeZip: (reason: string) => `The ZIP archive was refused: ${reason}.`,
+  /** `ImportLimits.zipTotalMaxBytes` (stated or inflated). */
+  zipTooLarge: `it is too large once uncompressed (an import may unpack at most ${ImportLimits.zipTotalMaxBytes / MiB} MB)`,
   nothingToImport: 'The file has no places with coordinates to import.',
+  /** 503: the import lost its hold on its record (judged dead): nothing of it is kept. */
+  interrupted:
+    'The import was interrupted before it finished; nothing of it was kept. Please try again.',
+  /** 503: the import is committed but its trips could not be shown yet (a retry shows them). */
+  notShownYet:
+    'The import is done but its trips could not be shown yet; please try again to see them.',
+  /** 503: a retry waited for the import of its key, still running, past the answer's time. */
+  stillRunning: 'This import is still running; please try again in a while.',
   imported: (trips: number) => `Imported ${trips} trip${trips === 1 ? '' : 's'}.`,
+  // finding 6: each limit named, with what to do
+  tooManyTrips: `This file holds more trips than one import may create (at most ${ImportLimits.tripsMax}, long trips counted in parts of ${TripLimits.destinationsMax} places): split it into smaller files.`,
+  tooManyDestinations: `This file holds more places than one import may take (at most ${ImportLimits.destinationsMax}): split it into smaller files.`,
+  tooManyPhotos: `This file holds more photos than one import may take (at most ${ImportLimits.photosMax}): split it into smaller files.`,
+  documentsTooLarge: `This file's trip data is too large once uncompressed (an import may read at most ${ImportLimits.documentsMaxBytes / MiB} MB of JSON): split it into smaller files.`,
+  tooSlow: (ms: number) =>
+    `This file could not be read within ${duration(ms)}, the time an import may take to read its file: split it into smaller files.`,
+  rateLimited: (retryAfterMs: number) =>
+    `Too many imports: you may start at most ${ImportLimits.perUserPerHour} in an hour. Try again in ${minutes(retryAfterMs)}.`,
 } as const;
 
 /**
@@ -171,7 +244,7 @@ export const ImportResult = z.object({
     photos: z.number().int().nonnegative(),
     /** Places without usable coordinates. */
     destinations: z.number().int().nonnegative(),
-    /** Trips past `ImportLimits.tripsMax`, or with nothing to import. */
+    /** Trips with nothing to import (no place with coordinates). */
     trips: z.number().int().nonnegative(),
   }),
   message: z.string(),

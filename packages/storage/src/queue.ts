@@ -37,7 +37,16 @@ export class ImageQueue {
   run<T>(task: () => Promise<T>, priority: ImagePriority = 'now'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting[priority].push({
-        run: AsyncResource.bind(() => task().then(resolve, reject)),
+        // a task that throws rather than rejects (a check before its work) settles the same
+        // way: before, the throw escaped `next()`, the caller's promise never settled and the
+        // slot stayed taken, so `idle()` (a service's close) waited forever
+        run: AsyncResource.bind(async () => {
+          try {
+            resolve(await task());
+          } catch (err) {
+            reject(err);
+          }
+        }),
       });
       this.next();
     });

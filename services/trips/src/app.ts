@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { ImportLimits } from '@wayfarer/contracts';
 import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
@@ -18,6 +19,7 @@ import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
 import type { ExportAreasClient } from './store/export-areas';
+import { ImportsRepo } from './store/imports';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 import type { XmlDrafts } from './workers/xml-pool';
@@ -55,6 +57,12 @@ export interface TripsDeps {
   exportAreas: ExportAreasClient;
   /** Reads an imported GPX or KML file off the event loop (`XmlDraftPool`, a worker thread). */
   xml: XmlDrafts;
+  /** The imports' records (default: `imports` in `db`). */
+  imports?: ImportsRepo;
+  /** An import's lease (`IMPORT_LEASE_MS`; default 30 s). */
+  importLeaseMs?: number;
+  /** How long reading an import's file may take (`IMPORT_READ_TIMEOUT_MS`). */
+  importReadMs?: number;
 }
 
 /** The trips service's HTTP app (not listening): what main.ts runs and tests inject into. */
@@ -89,6 +97,9 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
     variants: deps.variants,
     mytrips: deps.mytrips,
     xml: deps.xml,
+    imports: deps.imports ?? new ImportsRepo(deps.db),
+    importLeaseMs: deps.importLeaseMs ?? 30_000,
+    importReadMs: deps.importReadMs ?? ImportLimits.readMaxMs,
   };
   // Routes are added after the multipart plugin has loaded (its decorators are needed); the
   // domain's errors are answered as HTTP errors by every route (routes/errors.ts).

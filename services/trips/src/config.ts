@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImportLimits } from '@wayfarer/contracts';
 import { commonEnv, fencesEnv, identityProofEnv, kafkaEnv } from '@wayfarer/service-kit';
 import { bucketEnv, imageConcurrencyEnv, s3Env, spoolDirEnv } from '@wayfarer/storage';
 
@@ -46,6 +47,19 @@ export const TripsEnv = z.object({
    * import refused (a 400), ms.
    */
   IMPORT_XML_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /**
+   * How long reading an imported file may take before anything is created (a ZIP opened, its
+   * JSON documents read and parsed), ms; past it the import is refused (413 naming the time).
+   * A GPX or KML file's parse is bounded by IMPORT_XML_TIMEOUT_MS instead.
+   */
+  IMPORT_READ_TIMEOUT_MS: z.coerce.number().int().min(1).default(ImportLimits.readMaxMs),
+  /**
+   * An import's lease (finding 1: an import is one unit): a running import renews it every
+   * third of it (a timer); one not renewed for this long is a dead process's, and a retry of
+   * its Idempotency-Key takes it over at once, or the import sweeper (every half lease) removes
+   * its hidden trips and their photos. Short, since a retry after a crash waits for it.
+   */
+  IMPORT_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   MYTRIPS_CACHE_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -25,10 +25,12 @@ import { startJanitor } from './janitor';
 import { ExportAreasClient } from './store/export-areas';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
+import { ImportsRepo } from './store/imports';
 import { PendingUploadsRepo } from './store/pending-uploads';
 import { TripsRepo } from './store/trips';
 import { resumeTrash } from './usecases/change-trip';
 import { createPhotoVariants } from './usecases/photo-variants';
+import { createImportSweeper } from './usecases/sweep-imports';
 import { createUploadSweeper } from './usecases/sweep-uploads';
 import { XmlDraftPool } from './workers/xml-pool';
 
@@ -66,7 +68,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       idempotent: (s) => [s.trips.idempotency, s.trips.photoAdds],
       onClose,
     });
-    const { trips, friendships, pending } = stores;
+    const { trips, friendships, pending, imports } = stores;
     const photos = ObjectStore.connect({ ...s3Connection(env), bucket: env.PHOTO_BUCKET });
     await photos.ensureBucket();
     const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: env.UPLOAD_LEASE_MS });
@@ -102,7 +104,16 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       logger,
       skipHistory: options.skipHistory,
       groupId: groupId(env, ERASURE_CONSUMER),
-      deps: { trips, photos, pending, friendships, relay, logger, now: () => new Date() },
+      deps: {
+        trips,
+        photos,
+        pending,
+        imports,
+        friendships,
+        relay,
+        logger,
+        now: () => new Date(),
+      },
     });
     onClose(() => erasure.stop());
 
@@ -127,6 +138,16 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       logger,
     });
     onClose(() => janitor.stop());
+
+    // what an interrupted import left (finding 1): hidden trips and their photos removed, or a
+    // committed import's trips shown; on start and every half import lease
+    const importSweeper = createImportSweeper({ trips, imports, photos, logger, relay, variants });
+    const importJanitor = startJanitor({
+      tasks: { imports: () => importSweeper.run() },
+      intervalMs: env.IMPORT_LEASE_MS / 2,
+      logger,
+    });
+    onClose(() => importJanitor.stop());
 
     // the import's GPX and KML parse: one worker thread, started with the first such import
     const xml = new XmlDraftPool({ timeoutMs: env.IMPORT_XML_TIMEOUT_MS, logger });
@@ -172,6 +193,9 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
         logger,
       ),
       xml,
+      imports,
+      importLeaseMs: env.IMPORT_LEASE_MS,
+      importReadMs: env.IMPORT_READ_TIMEOUT_MS,
     });
     return {
       app,
@@ -187,6 +211,9 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       stories,
       erasure,
       janitor,
+      importJanitor,
+      importSweeper,
+      imports,
       images,
       variants,
       mytrips,
@@ -205,5 +232,7 @@ async function openStores(db: Db, fences: AccessFences) {
   await friendships.init();
   const pending = new PendingUploadsRepo(db);
   await pending.init();
-  return { trips, friendships, pending };
+  const imports = new ImportsRepo(db);
+  await imports.init();
+  return { trips, friendships, pending, imports };
 }

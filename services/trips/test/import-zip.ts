@@ -1,10 +1,11 @@
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { zipBuffer } from '@wayfarer/test-kit/zip';
 
 /**
- * Hostile archives for the import (`POST /api/import`), made by hand: the well-formed ones are
- * test-kit's `zipBuffer` and `zipFile` (yazl).
+ * Archives for the import (`POST /api/import`): hostile ones made by hand (the well-formed ones
+ * are test-kit's `zipBuffer` and `zipFile`, yazl), and Polarsteps exports of given trips.
  */
 
 /**
@@ -80,4 +81,45 @@ export async function zeroBomb(path: string, name: string, bytes: number): Promi
   end.writeUInt32LE(centralAt, 16);
   await file.write(Buffer.concat([central, nameBytes, end]));
   await file.close();
+}
+
+/** One trip of a Polarsteps export (`polarstepsZip`): its steps, each with its photos. */
+export interface PolarstepsTripSpec {
+  name: string;
+  steps: { name: string; lat: number; lon: number; photos: Buffer[] }[];
+}
+
+/**
+ * A Polarsteps data export as its "Download my data" lays it out (`trip/<name>_<id>/trip.json`,
+ * each step's photos in `<step>_<stepId>/photos/`), written by test-kit's `zipBuffer` (yazl),
+ * photos stored. Steps a day apart from 1 June 2024; ids from `firstId`.
+ */
+export async function polarstepsZip(trips: PolarstepsTripSpec[], firstId = 1000): Promise<Buffer> {
+  const entries: { name: string; data: Buffer; compress?: boolean }[] = [];
+  let id = firstId;
+  for (const trip of trips) {
+    const dir = `trip/${trip.name}_${id++}`;
+    const steps = trip.steps.map((step, i) => {
+      const stepId = id++;
+      step.photos.forEach((photo, p) =>
+        entries.push({
+          name: `${dir}/step${i}_${stepId}/photos/p${p}.jpg`,
+          data: photo,
+          compress: false,
+        }),
+      );
+      return {
+        id: stepId,
+        name: step.name,
+        start_time: 1717200000 + i * 86400,
+        end_time: 1717200000 + i * 86400 + 3600,
+        location: { lat: step.lat, lon: step.lon, name: step.name },
+      };
+    });
+    entries.push({
+      name: `${dir}/trip.json`,
+      data: Buffer.from(JSON.stringify({ name: trip.name, all_steps: steps })),
+    });
+  }
+  return zipBuffer(entries);
 }

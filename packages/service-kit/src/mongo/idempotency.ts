@@ -197,10 +197,16 @@ export class MongoIdempotency<R extends Document = WithIdempotency> {
   }
 }
 
-/** `[owner, key]` as JSON: no owner and key can spill into each other. */
-function scopeOf(claim: IdempotencyClaim): string {
+/**
+ * `[owner, key]` as JSON: no owner and key can spill into each other. What a key is recorded
+ * under (`IdempotencyRecord.scope`), also by stores that keep their keys elsewhere (trips'
+ * imports).
+ */
+export function idempotencyScope(claim: Pick<IdempotencyClaim, 'owner' | 'key'>): string {
   return JSON.stringify([claim.owner, claim.key]);
 }
+
+const scopeOf = idempotencyScope;
 
 function isDuplicateKey(err: unknown): boolean {
   return (err as { code?: number } | null)?.code === DUPLICATE_KEY;

@@ -29,3 +29,27 @@ export class StaleTripError extends Error {
     super(`the trip is at version ${current}`);
   }
 }
+
+/**
+ * An import asks for more than one import may do (contracts' `ImportLimits`: trips, places,
+ * photos, uncompressed bytes, reading time): refused before anything is created, the message
+ * naming the limit.
+ */
+export class ImportLimitError extends Error {
+  override readonly name = 'ImportLimitError';
+}
+
+/**
+ * The user started `ImportLimits.perUserPerHour` imports within the last
+ * `ImportLimits.rateWindowMs`: the next one may start in `retryAfterMs`.
+ */
+export class ImportRateError extends Error {
+  override readonly name = 'ImportRateError';
+
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}

@@ -3,6 +3,7 @@ import type { Logger, OutboxRelay } from '@wayfarer/service-kit';
 import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import type { TripDoc } from '../domain/trip';
 import type { MyTripsCache } from '../store/mytrips-cache';
+import type { ImportsRepo } from '../store/imports';
 import type { PendingUploadsRepo } from '../store/pending-uploads';
 import type { TripsRepo } from '../store/trips';
 import type { MyTripsBody } from '../usecases/list-my-trips';
@@ -30,4 +31,10 @@ export interface TripsContext {
   mytrips: MyTripsCache<MyTripsBody>;
   /** Reads an imported GPX or KML file in a worker thread (`workers/xml-pool.ts`). */
   xml: XmlDrafts;
+  /** The imports' records (one unit each, their keys, the rate limit's count). */
+  imports: ImportsRepo;
+  /** An import's lease (`IMPORT_LEASE_MS`). */
+  importLeaseMs: number;
+  /** How long reading an import's file may take (`IMPORT_READ_TIMEOUT_MS`). */
+  importReadMs: number;
 }

@@ -1,7 +1,13 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { ShareMessages, TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
+import { ImportErrors, ShareMessages, TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
 import { HttpError, notFound } from '@wayfarer/service-kit';
-import { InvalidTripError, NotFoundError, StaleTripError } from '../domain/errors';
+import {
+  ImportLimitError,
+  ImportRateError,
+  InvalidTripError,
+  NotFoundError,
+  StaleTripError,
+} from '../domain/errors';
 import { Messages } from '../domain/limits';
 
 const notFoundMessages: Record<NotFoundError['what'], string> = {
@@ -15,6 +21,10 @@ const notFoundMessages: Record<NotFoundError['what'], string> = {
 /** What a domain error is in HTTP (anything else as it is). */
 export function httpErrorOf(err: unknown): unknown {
   if (err instanceof InvalidTripError) return new HttpError(400, err.message);
+  // finding 6: a file asking for more than an import may do; a user past their imports' rate
+  // (the route sets its Retry-After)
+  if (err instanceof ImportLimitError) return new HttpError(413, err.message, ImportErrors.limit);
+  if (err instanceof ImportRateError) return new HttpError(429, err.message, ImportErrors.rate);
   if (err instanceof NotFoundError) return notFound(notFoundMessages[err.what]);
   if (err instanceof StaleTripError) {
     return new HttpError(412, TripEditMessages.changedElsewhere, TripEditErrors.changed);

@@ -9,25 +9,68 @@ import {
   IMPORT_MULTIPART_LIMITS,
   ImportMessages,
 } from '@wayfarer/contracts';
-import { drainRequestBody, HttpError, multipartError, requireUserId } from '@wayfarer/service-kit';
+import {
+  drainRequestBody,
+  HttpError,
+  idempotencyKeyOf,
+  multipartError,
+  RequestFingerprint,
+  requireUserId,
+  sendOutcome,
+} from '@wayfarer/service-kit';
+import { ImportRateError } from '../domain/errors';
 import { isoDate } from '../domain/input';
-import { importTrips, type ImportUpload } from '../usecases/import-trips';
+import { checkImportRate, runImport } from '../usecases/import-job';
+import type { ImportUpload } from '../usecases/import-trips';
 import type { TripsContext } from './context';
 
 /**
  * `POST /api/import` (issue 22): one file in the `file` part of a multipart form, spooled to
  * the request's spool directory as it arrives (at most `ImportLimits.fileMaxBytes`, 413
- * beyond), then read from there by `importTrips`. 201 with contracts' `ImportResult`.
+ * beyond), then imported as one unit by `runImport` (all of its trips or none, shown at once).
+ * 201 with contracts' `ImportResult`. Takes an `Idempotency-Key` (a bad one: 400 before the
+ * body is read): a retry is answered the first import's result (`Idempotent-Replayed: true`),
+ * or waits for it while it runs, or finishes it; the key with another file is a 422. A user
+ * past `ImportLimits.perUserPerHour` imports is answered 429 with `Retry-After` before the
+ * file is read (a retry of a recorded key is not a new import).
  */
 export function importRoutes(ctx: TripsContext): void {
   ctx.app.post('/api/import', async (request, reply) => {
     const userId = requireUserId(request);
+    const key = idempotencyKeyOf(request);
     return ctx.spool.withRequestDir(async (dir) => {
-      const upload = await readImportForm(request, reply, dir);
-      const result = await importTrips(ctx, userId, upload, dir, isoDate(ctx.now()));
-      return reply.code(201).send(result);
+      try {
+        await checkImportRate(ctx, userId, key === null ? null : { owner: userId, key });
+      } catch (err) {
+        await drainRequestBody(request, reply, BodyLimits.import);
+        throw withRetryAfter(reply, err);
+      }
+      const fingerprint = key === null ? undefined : new RequestFingerprint('POST', request.url);
+      const upload = await readImportForm(request, reply, dir, fingerprint);
+      const claim =
+        key === null ? null : { owner: userId, key, fingerprint: fingerprint!.digest() };
+      try {
+        const outcome = await runImport(ctx, {
+          ownerId: userId,
+          claim,
+          upload,
+          spoolDir: dir,
+          today: isoDate(ctx.now()),
+        });
+        return sendOutcome(reply, outcome);
+      } catch (err) {
+        throw withRetryAfter(reply, err);
+      }
     });
   });
+}
+
+/** A rate refusal's `Retry-After` (whole seconds) set on the reply; the error as it is. */
+function withRetryAfter(reply: FastifyReply, err: unknown): unknown {
+  if (err instanceof ImportRateError) {
+    reply.header('retry-after', String(Math.ceil(err.retryAfterMs / 1000)));
+  }
+  return err;
 }
 
 const messages = {
@@ -36,7 +79,7 @@ const messages = {
 };
 
 /**
- * The form's one file, streamed to `<dir>/upload`. Any other part, a second file, a body that
+ * The form's one file, streamed to `<dir>/upload` (and into `fingerprint`, with a key). Any other part, a second file, a body that
  * is not multipart: a 4xx, answered once the rest of the body is read and dropped (up to
  * `BodyLimits.import`; as storage's image forms do, so a browser still sending sees the 4xx).
  */
@@ -44,6 +87,7 @@ async function readImportForm(
   request: FastifyRequest,
   reply: FastifyReply,
   dir: string,
+  fingerprint?: RequestFingerprint,
 ): Promise<ImportUpload> {
   try {
     if (!request.isMultipart()) throw new HttpError(415, ImportMessages.notMultipart);
@@ -60,9 +104,11 @@ async function readImportForm(
         }
         const path = join(dir, 'upload');
         let bytes = 0;
+        fingerprint?.file(part.fieldname, (part.filename as string | undefined) ?? '');
         const counter = new Transform({
           transform(chunk: Buffer, _encoding, callback) {
             bytes += chunk.length;
+            fingerprint?.fileBytes(chunk);
             callback(null, chunk);
           },
         });

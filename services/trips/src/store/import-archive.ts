@@ -3,8 +3,9 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ImportLimits, ImportMessages } from '@wayfarer/contracts';
-import { InvalidTripError } from '../domain/errors';
+import { ImportLimitError, InvalidTripError } from '../domain/errors';
 import { entryProblem } from '../domain/import/archive';
+import type { ReadDeadline } from '../domain/import/bounds';
 
 /**
  * A ZIP to import from, read from its spooled file with yauzl (maintained; random access
@@ -15,16 +16,27 @@ import { entryProblem } from '../domain/import/archive';
  * entry, a ZIP bomb's ratio, or more than `ImportLimits.zipTotalMaxBytes` stated in all. While
  * inflating, the bytes are counted against the caller's bound and the archive's total, and
  * yauzl checks them against the stated size (`validateEntrySizes`): a lying header is caught
- * at the first byte too many.
+ * at the first byte too many. The JSON documents read whole (`readBytes`) count against
+ * `ImportLimits.documentsMaxBytes` together, and every piece inflated checks the import's
+ * `ReadDeadline` while it has one (finding 6: refused with the limit named).
  */
 export class ImportArchive {
   /** Inflated bytes read so far, all entries together. */
   private inflated = 0;
+  /** Inflated bytes of the documents read whole so far. */
+  private documents = 0;
+  /** The reading's deadline (`ImportLimits.readMaxMs`), until the trips are being made. */
+  private deadline: ReadDeadline | null = null;
 
   private constructor(
     private readonly zip: ZipFile,
     private readonly byName: Map<string, Entry>,
   ) {}
+
+  /** Checks `deadline` with every piece inflated from now on (null: no more). */
+  setDeadline(deadline: ReadDeadline | null): void {
+    this.deadline = deadline;
+  }
 
   /** Every file entry (directories left out) with the size the ZIP states for it. */
   get entries(): Map<string, { bytes: number }> {
@@ -56,11 +68,28 @@ export class ImportArchive {
     }
   }
 
-  /** An entry read whole (a JSON document), refused past `maxBytes`. */
+  /**
+   * An entry read whole (a JSON document), refused past `maxBytes`, and past what is left of
+   * `ImportLimits.documentsMaxBytes` for all of an import's documents (its stated size first,
+   * then its bytes as they inflate).
+   */
   async readBytes(name: string, maxBytes: number): Promise<Buffer> {
+    const left = ImportLimits.documentsMaxBytes - this.documents;
+    const stated = this.byName.get(name)?.uncompressedSize ?? 0;
+    if (stated > left) throw new ImportLimitError(ImportMessages.documentsTooLarge);
     const chunks: Buffer[] = [];
+    const documents = new Transform({
+      transform: (chunk: Buffer, _encoding, callback) => {
+        this.documents += chunk.length;
+        if (this.documents > ImportLimits.documentsMaxBytes) {
+          return callback(new ImportLimitError(ImportMessages.documentsTooLarge));
+        }
+        callback(null, chunk);
+      },
+    });
     await pipeline(
       await this.stream(name, maxBytes),
+      documents,
       async function (source: AsyncIterable<Buffer>) {
         for await (const chunk of source) chunks.push(chunk);
       },
@@ -94,8 +123,16 @@ export class ImportArchive {
       transform: (chunk: Buffer, _encoding, callback) => {
         bytes += chunk.length;
         this.inflated += chunk.length;
-        if (bytes > maxBytes || this.inflated > ImportLimits.zipTotalMaxBytes) {
+        if (bytes > maxBytes) {
           return callback(unsafe(`the entry "${name}" inflates past its bound`));
+        }
+        if (this.inflated > ImportLimits.zipTotalMaxBytes) {
+          return callback(unsafe(ImportMessages.zipTooLarge));
+        }
+        try {
+          this.deadline?.check();
+        } catch (err) {
+          return callback(err as Error);
         }
         callback(null, chunk);
       },
@@ -127,7 +164,7 @@ async function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
       if (problem) return reject(unsafe(problem));
       stated += entry.uncompressedSize;
       if (stated > ImportLimits.zipTotalMaxBytes) {
-        return reject(unsafe('it is too large once uncompressed'));
+        return reject(unsafe(ImportMessages.zipTooLarge));
       }
       if (!entry.fileName.endsWith('/')) byName.set(entry.fileName, entry);
       zip.readEntry();

@@ -12,6 +12,7 @@ import {
 } from '@wayfarer/service-kit/mongo';
 import { TRIP_FIRST_VERSION, visibilityOf } from '@wayfarer/contracts';
 import type { TripChange } from '../domain/edit';
+import { importOwner } from '../domain/import/unit';
 import type { JournalStoryDoc, ShareLinkDoc } from '../domain/share';
 import {
   tripSummaryJson,
@@ -72,6 +73,16 @@ export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, W
    * update, the trip's delete all of them. Not part of the owner's trip JSON either.
    */
   stories?: Record<string, JournalStoryDoc>;
+  /**
+   * A trip of an import still running (finding 1: an import is one unit), stored under
+   * `importOwner(importId)` so no read finds it: its `trip.created`, kept here rather than in
+   * `outbox` (the relay sees no event of it), and its photos whose display variants are to be
+   * made, kept here rather than in `pendingVariants` (no variant is made of it). The import's
+   * commit moves both where they belong and gives the trips their owner, in one update of them
+   * all (`revealImport`).
+   */
+  heldOutbox?: OutboxEntry[];
+  heldVariants?: string[];
 }
 
 /** A trip as read for a change: the aggregate and the `rev` its change is written over. */
@@ -93,6 +104,8 @@ const BOOKKEEPING = {
   summaryVersion: 0,
   photoAdd: 0,
   trashedPhotos: 0,
+  heldOutbox: 0,
+  heldVariants: 0,
   ...WITHOUT_IDEMPOTENCY,
 } as const;
 
@@ -268,6 +281,59 @@ export class TripsRepo {
       }),
     );
     await this.versions.bump(trip.ownerId);
+  }
+
+  /**
+   * Inserts a trip of the running import `importId`, hidden (`StoredTripDoc.heldOutbox`): under
+   * `importOwner(importId)`, its `trip.created` (made for its real owner) and its photos'
+   * variants held. No list version moves: no list shows it.
+   */
+  async insertHidden(trip: TripDoc, importId: string, events: OutboxEntry[]): Promise<void> {
+    const { pendingVariants, ...rest } = trip;
+    await this.collection.insertOne({
+      ...rest,
+      ownerId: importOwner(importId),
+      summaryJson: tripSummaryJson(trip),
+      summaryVersion: SUMMARY_VERSION,
+      rev: 0,
+      heldOutbox: events,
+      ...(pendingVariants && pendingVariants.length > 0 ? { heldVariants: pendingVariants } : {}),
+    });
+  }
+
+  /**
+   * The commit of the import `importId`: every trip it wrote hidden gets `ownerId`, its
+   * `trip.created` into the outbox (flagged for the relay) and its photos into
+   * `pendingVariants`, in ONE update of them all (a single `updateMany`, which the server
+   * carries out whole even when the caller dies meanwhile); then the owner's list version is
+   * bumped. Idempotent: run again (a retry, the sweeper rolling a commit forward) it finds
+   * nothing hidden and only bumps. Returns how many trips it showed.
+   */
+  async revealImport(importId: string, ownerId: string): Promise<number> {
+    const result = await this.collection.updateMany(
+      { ownerId: importOwner(importId) },
+      {
+        $set: { ownerId, outboxPending: true },
+        $rename: { heldOutbox: 'outbox', heldVariants: 'pendingVariants' },
+      },
+    );
+    await this.versions.bump(ownerId);
+    return result.modifiedCount;
+  }
+
+  /** The trips the import `importId` wrote and still hides: ids and held variants. */
+  async hidden(importId: string): Promise<Pick<StoredTripDoc, '_id' | 'heldVariants'>[]> {
+    return this.collection
+      .find({ ownerId: importOwner(importId) }, { projection: { _id: 1, heldVariants: 1 } })
+      .toArray();
+  }
+
+  /**
+   * Removes a hidden trip of the import `importId` (it failed, or died): never shown, never
+   * announced, so nothing else knows of it and the document simply goes.
+   */
+  async removeHidden(importId: string, tripId: string): Promise<void> {
+    await this.collection.deleteOne({ _id: tripId, ownerId: importOwner(importId) });
   }
 
   /**

@@ -40,6 +40,10 @@ export interface CreateTripDeps extends StorePhotosDeps {
  * `MongoIdempotency.run`): when another trip already holds the same key (a concurrent retry
  * inserted first), the insert is refused with a duplicate key error, and this trip's objects
  * are removed like after any failed insert.
+ *
+ * With `importId` (`POST /api/import`), the trip is inserted hidden (`TripsRepo.insertHidden`:
+ * no list, read or event sees it, no display variant is made) until the import commits and
+ * shows all its trips at once; the relay is not kicked and no variant queued here.
  */
 export async function createTrip(
   deps: CreateTripDeps,
@@ -47,6 +51,7 @@ export async function createTrip(
   input: TripInput,
   files: SpooledPhoto[],
   stamp: (trip: TripDoc) => WithIdempotency = () => ({}),
+  options: { importId?: string } = {},
 ): Promise<TripDoc> {
   // 1. decode everything first, one photo at a time, within the instance's bound
   const processed = await processPhotos(deps, files);
@@ -67,13 +72,18 @@ export async function createTrip(
   });
 
   // 2.-4. the record, the photos, then the trip
+  const { importId } = options;
   await storeUpload(
     deps,
     { _id: tripId, ownerId, startedAt: now },
     stored,
-    () => deps.trips.insert(trip, [tripCreatedEntry(trip, now)], stamp(trip)),
+    () =>
+      importId === undefined
+        ? deps.trips.insert(trip, [tripCreatedEntry(trip, now)], stamp(trip))
+        : deps.trips.insertHidden(trip, importId, [tripCreatedEntry(trip, now)]),
     () => abandonUpload(deps, tripId),
   );
+  if (importId !== undefined) return trip;
   deps.relay?.kick();
   deps.variants.enqueue(trip);
   return trip;

@@ -1,10 +1,13 @@
 import { HttpError } from '@wayfarer/service-kit';
 import type { FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import type { ImportsRepo } from '../store/imports';
 import type { PendingUploadsRepo } from '../store/pending-uploads';
 import { deleteTrip, type DeleteTripDeps } from './delete-trip';
+import { discardImport, revealImport } from './import-unit';
 
 export interface EraseUserDeps extends DeleteTripDeps {
   pending: PendingUploadsRepo;
+  imports: ImportsRepo;
   friendships: FriendshipProjection;
 }
 
@@ -14,11 +17,20 @@ export interface EraseUserDeps extends DeleteTripDeps {
  * social erase what they derived from it after any earlier event of the trip; the relay removes
  * the document once the event is out; the photos' objects go now, or by the upload sweeper once
  * the document is gone; its share link and journal texts, kept in the trip, with it), then their
- * list version, pending upload records (the sweeper removes objects without a trip or a record)
- * and friendships. Idempotent: a redelivered event finds
+ * list version, pending upload records (the sweeper removes objects without a trip or a record),
+ * import records (after their imports were finished or given up: see below) and friendships. Idempotent: a redelivered event finds
  * nothing left to do.
  */
 export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<number> {
+  // their imports first (finding 1): a committed one's trips shown, so they are erased below
+  // like any trip; a running one given up (its commit then fails), its hidden trips removed
+  for (const doc of await deps.imports.ofOwner(userId)) {
+    if (doc.state === 'committing') await revealImport(deps, doc);
+    else if (doc.state === 'running' || doc.state === 'abandoned') {
+      await deps.imports.abandon({ _id: doc._id });
+      await discardImport(deps, doc._id);
+    }
+  }
   const owned = await deps.trips.listByOwner(userId);
   for (const trip of owned) {
     try {
@@ -30,6 +42,8 @@ export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<nu
   }
   await deps.trips.versions.collection.deleteOne({ _id: userId });
   await deps.pending.collection.deleteMany({ ownerId: userId });
+  // the records of their imports (their answers name their trips)
+  await deps.imports.removeOwner(userId);
   await deps.friendships.forget(userId);
   return owned.length;
 }

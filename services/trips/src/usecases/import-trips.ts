@@ -5,20 +5,24 @@ import { SNIFF_BYTES, sniffImage } from '@wayfarer/storage';
 import type { DraftTrip, ImportDraft } from '../domain/import/draft';
 import { documentDraft, fileKind, KIND_SNIFF_BYTES, parseJson } from '../domain/import/detect';
 import { planImport, type PlannedTrip } from '../domain/import/plan';
-import { polarstepsLayout, polarstepsTrip } from '../domain/import/polarsteps';
+import { polarstepsLayout, polarstepsStepCount, polarstepsTrip } from '../domain/import/polarsteps';
+import {
+  checkDraft,
+  checkPlaces,
+  checkTripFiles,
+  type ReadDeadline,
+} from '../domain/import/bounds';
 import { isWayfarerManifest, wayfarerTrips, WayfarerEntries } from '../domain/import/wayfarer';
 import { InvalidTripError } from '../domain/errors';
 import { toApiTrip, type TripDoc } from '../domain/trip';
 import { ImportArchive } from '../store/import-archive';
 import type { XmlDrafts } from '../workers/xml-pool';
 import { createTrip, type CreateTripDeps, type SpooledPhoto } from './create-trip';
-import { deleteTrip, type DeleteTripDeps } from './delete-trip';
 
-export type ImportTripsDeps = CreateTripDeps &
-  DeleteTripDeps & {
-    /** Reads a GPX or KML file off the event loop (`XmlDraftPool`: a worker thread). */
-    xml: XmlDrafts;
-  };
+export type ImportTripsDeps = CreateTripDeps & {
+  /** Reads a GPX or KML file off the event loop (`XmlDraftPool`: a worker thread). */
+  xml: XmlDrafts;
+};
 
 /** The uploaded file, spooled whole to `path` (never held in memory). */
 export interface ImportUpload {
@@ -28,16 +32,34 @@ export interface ImportUpload {
   filename: string;
 }
 
+/** How one import runs (`usecases/import-job.ts` gives it). */
+export interface ImportRun {
+  /** The import's record: its trips are written hidden under it until it commits. */
+  importId: string;
+  /** The reading's bound (`ImportLimits.readMaxMs`, `IMPORT_READ_TIMEOUT_MS`). */
+  deadline: ReadDeadline;
+  /** Throws when the import may not go on (its lease was lost); called before each trip. */
+  checkpoint: () => void;
+}
+
+/** What an import made: its answer, and its trips (hidden until the import commits). */
+export interface ImportMade {
+  result: ImportResult;
+  created: TripDoc[];
+}
+
 /**
- * `POST /api/import`: creates the owner's trips from one file, told apart by its bytes (a ZIP,
+ * `POST /api/import`'s work: the owner's trips from one file, told apart by its bytes (a ZIP,
  * else an XML or JSON document), through the same create as `POST /api/trips` (`createTrip`:
- * the image pipeline, the pending upload, `trip.created` in the outbox, the list version bump).
- * Everything is read and checked before the first trip is made: an unreadable, unsafe or
- * unsupported file is a 400 with nothing created. A trip's photos are taken out of the ZIP
- * into `spoolDir` just before that trip is created and removed after it, so the disk holds
- * the upload plus one trip's photos. Should a later step still fail (a photo the image
- * pipeline refuses, storage down), the trips this import made are deleted again: an import
- * creates all its trips or none.
+ * the image pipeline, the pending upload of each trip's photos), each trip written HIDDEN under
+ * the import (`run.importId`: no read, list or event sees it until the import commits, which
+ * `import-job.ts` does once they are all made). Everything is read and checked before the
+ * first trip is made: an unreadable, unsafe or unsupported file is a 400, one past
+ * `ImportLimits` (trips, places, photos, uncompressed JSON, reading time) a 413 naming the
+ * limit, with nothing created. A trip's photos are taken out of the ZIP into `spoolDir` just
+ * before that trip is created and removed after it, so the disk holds the upload plus one
+ * trip's photos. Should a later step fail (a photo the image pipeline refuses, storage down),
+ * the caller removes the hidden trips made so far (`import-job.ts`).
  */
 export async function importTrips(
   deps: ImportTripsDeps,
@@ -45,7 +67,8 @@ export async function importTrips(
   upload: ImportUpload,
   spoolDir: string,
   today: string,
-): Promise<ImportResult> {
+  run: ImportRun,
+): Promise<ImportMade> {
   if (upload.bytes === 0) throw new InvalidTripError(ImportMessages.empty);
   const kind = fileKind(await readHead(upload.path));
   if (!kind) throw new InvalidTripError(ImportMessages.unsupported);
@@ -58,28 +81,42 @@ export async function importTrips(
     }
     const bytes = await readFile(upload.path);
     // an XML file's parse is heavy, synchronous work (a DOM of the whole file, seconds for 4
-    // MiB): in the worker thread, one file at a time. A JSON one (JSON.parse, fast) here, in
-    // the instance's queue of image work, so concurrent imports never hold several at once
+    // MiB): in the worker thread, one file at a time, within its own bound. A JSON one
+    // (JSON.parse, fast) here, in the instance's queue of image work, so concurrent imports
+    // never hold several at once
     const draft =
       kind === 'xml'
         ? await deps.xml.draft(bytes, upload.filename)
         : await deps.images.run(async () => documentDraft(kind, bytes, upload.filename));
-    return createPlanned(deps, ownerId, draft, today, null, spoolDir);
+    if (kind !== 'xml') run.deadline.check();
+    return createPlanned(deps, ownerId, draft, today, null, spoolDir, run);
   }
   const archive = await ImportArchive.open(upload.path);
   try {
-    const draft = await archiveDraft(archive);
-    return await createPlanned(deps, ownerId, draft, today, archive, spoolDir);
+    archive.setDeadline(run.deadline);
+    const draft = await archiveDraft(archive, run.deadline);
+    // reading is over: photos are taken out while the trips are made, at their own pace
+    archive.setDeadline(null);
+    return await createPlanned(deps, ownerId, draft, today, archive, spoolDir, run);
   } finally {
     archive.close();
   }
 }
 
-/** A Wayfarer export (its manifest) or a Polarsteps export (its `trip.json` files). */
-async function archiveDraft(archive: ImportArchive): Promise<ImportDraft> {
+/**
+ * A Wayfarer export (its manifest) or a Polarsteps export (its `trip.json` files), within the
+ * import's bounds: a Polarsteps export naming more trips than an import may create is refused
+ * before any is read, and its places are counted as each `trip.json` is parsed (before its
+ * steps are), every document against the archive's budget of uncompressed JSON and the
+ * reading's deadline.
+ */
+async function archiveDraft(archive: ImportArchive, deadline: ReadDeadline): Promise<ImportDraft> {
   const entries = archive.entries;
-  const readJson = async (name: string) =>
-    parseJson(await archive.readBytes(name, ImportLimits.textMaxBytes));
+  const readJson = async (name: string) => {
+    const document = parseJson(await archive.readBytes(name, ImportLimits.textMaxBytes));
+    deadline.check();
+    return document;
+  };
   if (entries.has(WayfarerEntries.manifest) && entries.has(WayfarerEntries.trips)) {
     if (isWayfarerManifest(await readJson(WayfarerEntries.manifest))) {
       const read = wayfarerTrips(await readJson(WayfarerEntries.trips), entries);
@@ -94,10 +131,15 @@ async function archiveDraft(archive: ImportArchive): Promise<ImportDraft> {
   }
   const layout = polarstepsLayout(entries);
   if (layout.length === 0) throw new InvalidTripError(ImportMessages.unsupported);
+  checkTripFiles(layout.length);
   const trips: DraftTrip[] = [];
   let skippedPlaces = 0;
+  let places = 0;
   for (const files of layout) {
-    const read = polarstepsTrip(await readJson(files.tripJson), files.photos);
+    const document = await readJson(files.tripJson);
+    places += polarstepsStepCount(document);
+    checkPlaces(places);
+    const read = polarstepsTrip(document, files.photos);
     if (!read) continue;
     trips.push(read.trip);
     skippedPlaces += read.skipped;
@@ -113,29 +155,34 @@ async function createPlanned(
   today: string,
   archive: ImportArchive | null,
   spoolDir: string,
-): Promise<ImportResult> {
+  run: ImportRun,
+): Promise<ImportMade> {
+  checkDraft(draft);
   const plan = planImport(draft, today);
   const skipped = { ...plan.skipped, photos: plan.skipped.photos + (draft.skippedPhotos ?? 0) };
   const created: TripDoc[] = [];
-  try {
-    for (const [t, planned] of plan.trips.entries()) {
-      const dir = join(spoolDir, `trip-${t}`);
-      const photos = archive ? await takePhotos(archive, planned, dir, skipped) : [];
-      try {
-        created.push(await createTrip(deps, ownerId, planned.input, photos));
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+  for (const [t, planned] of plan.trips.entries()) {
+    run.checkpoint();
+    const dir = join(spoolDir, `trip-${t}`);
+    const photos = archive ? await takePhotos(archive, planned, dir, skipped) : [];
+    try {
+      created.push(
+        await createTrip(deps, ownerId, planned.input, photos, undefined, {
+          importId: run.importId,
+        }),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-  } catch (err) {
-    await undo(deps, ownerId, created);
-    throw err;
   }
   return {
-    format: draft.format,
-    trips: created.map(toApiTrip),
-    skipped,
-    message: ImportMessages.imported(created.length),
+    result: {
+      format: draft.format,
+      trips: created.map(toApiTrip),
+      skipped,
+      message: ImportMessages.imported(created.length),
+    },
+    created,
   };
 }
 
@@ -169,15 +216,6 @@ async function takePhotos(
     });
   }
   return photos;
-}
-
-/** Deletes the trips an import made before it failed (each failure logged, none thrown). */
-async function undo(deps: ImportTripsDeps, ownerId: string, created: TripDoc[]): Promise<void> {
-  for (const trip of created) {
-    await deleteTrip(deps, ownerId, trip._id).catch((err: unknown) => {
-      deps.logger.error({ err, tripId: trip._id }, 'could not undo a trip of a failed import');
-    });
-  }
 }
 
 async function readHead(path: string, bytes = KIND_SNIFF_BYTES): Promise<Buffer> {

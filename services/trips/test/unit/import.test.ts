@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportLimits, ImportMessages, TripLimits } from '@wayfarer/contracts';
+import { ImportLimitError } from '../../src/domain/errors';
 import { entryProblem } from '../../src/domain/import/archive';
 import { documentDraft, fileKind } from '../../src/domain/import/detect';
 import type { DraftPlace, ImportDraft } from '../../src/domain/import/draft';
@@ -392,7 +393,7 @@ describe('the plan', () => {
     expect(plan.skipped.destinations).toBe(2);
   });
 
-  it('refuses a file with nothing to import, and stops at ImportLimits.tripsMax trips', () => {
+  it('refuses a file with nothing to import, and one past ImportLimits.tripsMax trips (finding 6)', () => {
     expect(() => planImport(draft([{ ...place(0), latitude: 200 }]), TODAY)).toThrow(
       ImportMessages.nothingToImport,
     );
@@ -404,9 +405,13 @@ describe('the plan', () => {
       })),
       skippedPlaces: 0,
     };
-    const plan = planImport(many, TODAY);
+    // refused, naming the limit (it used to make the first tripsMax and skip the rest)
+    expect(() => planImport(many, TODAY)).toThrow(ImportMessages.tooManyTrips);
+    expect(() => planImport(many, TODAY)).toThrow(ImportLimitError);
+    // exactly at the limit: all made
+    const plan = planImport({ ...many, trips: many.trips.slice(0, ImportLimits.tripsMax) }, TODAY);
     expect(plan.trips).toHaveLength(ImportLimits.tripsMax);
-    expect(plan.skipped.trips).toBe(3);
+    expect(plan.skipped.trips).toBe(0);
   });
 });
 

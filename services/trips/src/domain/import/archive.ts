@@ -33,15 +33,15 @@ export function entryProblem(entry: ZipEntryInfo): string | null {
   if (/[\u0000-\u001f]/.test(name)) return 'an entry name has control characters';
   if ((entry.mode & S_IFMT) === S_IFLNK) return `the entry "${name}" is a symbolic link`;
   if (entry.encrypted) return `the entry "${name}" is encrypted`;
-  if (entry.uncompressedBytes > ImportLimits.zipTotalMaxBytes) {
-    return `the entry "${name}" is too large once uncompressed`;
-  }
   const ratio = entry.uncompressedBytes / Math.max(1, entry.compressedBytes);
   if (
     entry.uncompressedBytes > ImportLimits.zipRatioFromBytes &&
     ratio > ImportLimits.zipRatioMax
   ) {
     return `the entry "${name}" is compressed ${Math.round(ratio)} to 1, like a ZIP bomb`;
+  }
+  if (entry.uncompressedBytes > ImportLimits.zipTotalMaxBytes) {
+    return `the entry "${name}" is too large once uncompressed (an import may unpack at most ${ImportLimits.zipTotalMaxBytes / (1024 * 1024)} MB)`;
   }
   return null;
 }

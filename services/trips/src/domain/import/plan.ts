@@ -1,5 +1,6 @@
 import { ImportLimits, ImportMessages, TripInput, TripLimits } from '@wayfarer/contracts';
-import { InvalidTripError } from '../errors';
+import { ImportLimitError, InvalidTripError } from '../errors';
+import { checkPhotos } from './bounds';
 import type { DraftPlace, DraftTrip, ImportDraft, PhotoRef } from './draft';
 import { cleanLine, cleanMultiline, cut } from './text';
 
@@ -24,8 +25,10 @@ export interface ImportPlan {
  * - a trip longer than one trip may be (`destinationsMax` destinations, `photosPerTripMax`
  *   photos, `photosTotalMaxBytes`) is SPLIT, in order, into parts named `Name (1/3)`, ...:
  *   nothing the limits allow is dropped;
- * - each trip's dates span its destinations'; at most `ImportLimits.tripsMax` trips are made.
- * Nothing to import at all is an InvalidTripError (a 400).
+ * - each trip's dates span its destinations'.
+ * Nothing to import at all is an InvalidTripError (a 400). More than `ImportLimits.tripsMax`
+ * trips (parts counted), or `ImportLimits.photosMax` photos kept, is an ImportLimitError (413,
+ * finding 6: refused, where the rest used to be skipped).
  */
 export function planImport(draft: ImportDraft, today: string): ImportPlan {
   const skipped = { photos: 0, destinations: draft.skippedPlaces, trips: 0 };
@@ -40,15 +43,15 @@ export function planImport(draft: ImportDraft, today: string): ImportPlan {
       continue;
     }
     const parts = split(places);
+    if (trips.length + parts.length > ImportLimits.tripsMax) {
+      throw new ImportLimitError(ImportMessages.tooManyTrips);
+    }
     parts.forEach((part, i) => {
-      if (trips.length >= ImportLimits.tripsMax) {
-        skipped.trips++;
-        return;
-      }
       trips.push(tripOf(draftTrip, part, parts.length > 1 ? ` (${i + 1}/${parts.length})` : ''));
     });
   }
   if (trips.length === 0) throw new InvalidTripError(ImportMessages.nothingToImport);
+  checkPhotos(trips.reduce((sum, trip) => sum + trip.photos.length, 0));
   return { trips, skipped };
 }
 

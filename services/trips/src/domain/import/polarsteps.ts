@@ -78,6 +78,15 @@ export const PolarstepsTrip = z.object({
 });
 
 /**
+ * How many steps a parsed `trip.json` lists (0 when it is not one): counted against the
+ * import's places before any step is read (`ImportLimits.destinationsMax`).
+ */
+export function polarstepsStepCount(document: unknown): number {
+  const steps = (document as { all_steps?: unknown } | null)?.all_steps;
+  return Array.isArray(steps) ? steps.length : 0;
+}
+
+/**
  * One Polarsteps trip: its steps in time order as destinations (name: `display_name`, `name`
  * or the location's name; story: `description`; dates: the days of `start_time` and
  * `end_time` in the step's time zone when it names a valid one, else UTC), with the photos of
