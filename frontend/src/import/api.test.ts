@@ -5,7 +5,7 @@ import { uploadImport } from './api';
 import { importReducer, isRetryable, type ImportState } from './importState';
 
 /**
- * Finding 1 of the hardening review: the import screen sends one `Idempotency-Key` per chosen
+ * The import screen sends one `Idempotency-Key` per chosen
  * file and the same one when that file is sent again after a lost answer, so the service
  * answers (or finishes) the first import instead of making a second copy.
  */

@@ -27,7 +27,7 @@ export interface Importer {
  * file's name, type, size and modification time), kept until an import of it succeeds: sending
  * it again after a lost answer (a 502 when trips died midway, a dropped connection), by "Try
  * again" or by choosing the same file again, is the same import, which the service answers or
- * finishes rather than making a second copy (finding 1 of the hardening review).
+ * finishes rather than making a second copy.
  */
 export function useImport(onImported: () => void): Importer {
   const [state, dispatch] = useReducer(importReducer, initialImportState);

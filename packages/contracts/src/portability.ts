@@ -105,7 +105,7 @@ export type ImportFormat = (typeof ImportFormats)[number];
 export const IMPORT_ACCEPT = '.gpx,.kml,.geojson,.json,.zip';
 
 /**
- * The import's bounds (issue 22; finding 6 of the hardening review: each set where a real
+ * The import's bounds (each set where a real
  * traveller's export never reaches it, and refused up front, by a message naming it, rather than
  * paid for). The upload is spooled to a file, never held in memory; a ZIP is read from that file
  * entry by entry, with every inflated byte counted.
@@ -221,7 +221,7 @@ export const ImportMessages = {
   /** 503: a retry waited for the import of its key, still running, past the answer's time. */
   stillRunning: 'This import is still running; please try again in a while.',
   imported: (trips: number) => `Imported ${trips} trip${trips === 1 ? '' : 's'}.`,
-  // finding 6: each limit named, with what to do
+  // each limit named, with what to do
   tooManyTrips: `This file holds more trips than one import may create (at most ${ImportLimits.tripsMax}, long trips counted in parts of ${TripLimits.destinationsMax} places): split it into smaller files.`,
   tooManyDestinations: `This file holds more places than one import may take (at most ${ImportLimits.destinationsMax}): split it into smaller files.`,
   tooManyPhotos: `This file holds more photos than one import may take (at most ${ImportLimits.photosMax}): split it into smaller files.`,

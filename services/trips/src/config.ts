@@ -54,7 +54,7 @@ export const TripsEnv = z.object({
    */
   IMPORT_READ_TIMEOUT_MS: z.coerce.number().int().min(1).default(ImportLimits.readMaxMs),
   /**
-   * An import's lease (finding 1: an import is one unit): a running import renews it every
+   * An import's lease (an import is one unit): a running import renews it every
    * third of it (a timer); one not renewed for this long is a dead process's, and a retry of
    * its Idempotency-Key takes it over at once, or the import sweeper (every half lease) removes
    * its hidden trips and their photos. Short, since a retry after a crash waits for it.

@@ -139,7 +139,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     });
     onClose(() => janitor.stop());
 
-    // what an interrupted import left (finding 1): hidden trips and their photos removed, or a
+    // what an interrupted import left: hidden trips and their photos removed, or a
     // committed import's trips shown; on start and every half import lease
     const importSweeper = createImportSweeper({ trips, imports, photos, logger, relay, variants });
     const importJanitor = startJanitor({

@@ -21,7 +21,7 @@ const notFoundMessages: Record<NotFoundError['what'], string> = {
 /** What a domain error is in HTTP (anything else as it is). */
 export function httpErrorOf(err: unknown): unknown {
   if (err instanceof InvalidTripError) return new HttpError(400, err.message);
-  // finding 6: a file asking for more than an import may do; a user past their imports' rate
+  // a file asking for more than an import may do; a user past their imports' rate
   // (the route sets its Retry-After)
   if (err instanceof ImportLimitError) return new HttpError(413, err.message, ImportErrors.limit);
   if (err instanceof ImportRateError) return new HttpError(429, err.message, ImportErrors.rate);

@@ -18,7 +18,7 @@ import type { ReadDeadline } from '../domain/import/bounds';
  * yauzl checks them against the stated size (`validateEntrySizes`): a lying header is caught
  * at the first byte too many. The JSON documents read whole (`readBytes`) count against
  * `ImportLimits.documentsMaxBytes` together, and every piece inflated checks the import's
- * `ReadDeadline` while it has one (finding 6: refused with the limit named).
+ * `ReadDeadline` while it has one (refused with the limit named).
  */
 export class ImportArchive {
   /** Inflated bytes read so far, all entries together. */

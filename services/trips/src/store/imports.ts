@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import type { RecordedAnswer } from '@wayfarer/service-kit';
 
 /**
- * Where an import is (finding 1 of the hardening review: one unit, all of its trips or none):
+ * Where an import is (one unit, all of its trips or none):
  * - `running`: its trips are being written, hidden (`TripsRepo.insertHidden`), while its
  *   `holder` (one request's attempt) renews the lease `expiresAt`;
  * - `committing`: its answer is recorded and its trips are being shown (`revealImport`);

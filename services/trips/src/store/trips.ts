@@ -74,7 +74,7 @@ export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, W
    */
   stories?: Record<string, JournalStoryDoc>;
   /**
-   * A trip of an import still running (finding 1: an import is one unit), stored under
+   * A trip of an import still running (an import is one unit), stored under
    * `importOwner(importId)` so no read finds it: its `trip.created`, kept here rather than in
    * `outbox` (the relay sees no event of it), and its photos whose display variants are to be
    * made, kept here rather than in `pendingVariants` (no variant is made of it). The import's

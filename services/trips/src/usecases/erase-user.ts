@@ -22,7 +22,7 @@ export interface EraseUserDeps extends DeleteTripDeps {
  * nothing left to do.
  */
 export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<number> {
-  // their imports first (finding 1): a committed one's trips shown, so they are erased below
+  // their imports first: a committed one's trips shown, so they are erased below
   // like any trip; a running one given up (its commit then fails), its hidden trips removed
   for (const doc of await deps.imports.ofOwner(userId)) {
     if (doc.state === 'committing') await revealImport(deps, doc);

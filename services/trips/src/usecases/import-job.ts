@@ -44,7 +44,7 @@ export interface ImportRequest {
 const WAIT_POLL_MS = 200;
 
 /**
- * `POST /api/import` as one unit (finding 1 of the hardening review): all of its trips or none,
+ * `POST /api/import` as one unit: all of its trips or none,
  * shown only once all are made, and never twice for one `Idempotency-Key`.
  *
  * 1. With a key already recorded (`imports`, unique on `[owner, key]`): the same key with

@@ -5,7 +5,7 @@ import type { ImportDoc, ImportsRepo } from '../store/imports';
 import type { TripsRepo } from '../store/trips';
 
 /*
- * The two ways an import ends (finding 1: all of its trips or none), shared by the request
+ * The two ways an import ends (all of its trips or none), shared by the request
  * running it (`import-job.ts`), a retry of its key, the sweeper (`sweep-imports.ts`) and the
  * erasure: shown whole, or removed whole.
  */

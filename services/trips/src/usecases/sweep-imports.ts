@@ -16,7 +16,7 @@ export interface ImportSweep {
 }
 
 /**
- * What an interrupted import leaves (finding 1), finished or removed; the service runs it on
+ * What an interrupted import leaves, finished or removed; the service runs it on
  * start and every half import lease (`IMPORT_LEASE_MS`), each run bounded:
  * - a `committing` import whose lease ran out: its process died while showing its trips; they
  *   are shown (idempotent) and it is `done`;

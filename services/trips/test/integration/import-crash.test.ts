@@ -22,8 +22,7 @@ import { newUserId } from './harness';
 import { cleanUp, processEnv, startTripsProcess, type TripsProcess } from './process';
 
 /**
- * Finding 1 of the hardening review: an import killed midway stayed half done (2 of 8 trips,
- * with photos, for over a minute) and its retry made a second copy (10 trips). Here trips runs
+ * An import is one unit and its retry never a second copy. Here trips runs
  * as a real process, is SIGKILLed once the import's first trip is in MongoDB, is started again,
  * and the same file is sent again with the same `Idempotency-Key` (what the import screen
  * does): exactly the 8 trips, never any of them listed before all are, and no photo object

@@ -16,10 +16,10 @@ import { polarstepsZip } from '../import-zip';
 import { as, newUserId, startTrips, type Harness } from './harness';
 
 /**
- * Finding 6 of the hardening review ("small uploads, big costs"): each of `ImportLimits`'
+ * Each of `ImportLimits`'
  * bounds refuses an import up front (413 `import_limit`, the message naming the limit) with
  * nothing created, and a user's imports are rate-limited (429 `import_rate_limited` with
- * Retry-After); and the import's `Idempotency-Key` (finding 1) without a crash: a replay, the
+ * Retry-After); and the import's `Idempotency-Key` without a crash: a replay, the
  * key with another file, two requests with one key at once.
  */
 let h: Harness;

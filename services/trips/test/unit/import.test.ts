@@ -393,7 +393,7 @@ describe('the plan', () => {
     expect(plan.skipped.destinations).toBe(2);
   });
 
-  it('refuses a file with nothing to import, and one past ImportLimits.tripsMax trips (finding 6)', () => {
+  it('refuses a file with nothing to import, and one past ImportLimits.tripsMax trips', () => {
     expect(() => planImport(draft([{ ...place(0), latitude: 200 }]), TODAY)).toThrow(
       ImportMessages.nothingToImport,
     );

@@ -3,8 +3,7 @@ import { ImportLimitError } from '../errors';
 import type { ImportDraft } from './draft';
 
 /*
- * The bounds of one import on what a file holds (contracts' `ImportLimits`, finding 6 of the
- * hardening review): checked as early as each count is known, before anything is created, each
+ * The bounds of one import on what a file holds (contracts' `ImportLimits`): checked as early as each count is known, before anything is created, each
  * refusal naming its limit. Pure.
  */
 

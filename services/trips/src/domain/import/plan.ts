@@ -27,8 +27,8 @@ export interface ImportPlan {
  *   nothing the limits allow is dropped;
  * - each trip's dates span its destinations'.
  * Nothing to import at all is an InvalidTripError (a 400). More than `ImportLimits.tripsMax`
- * trips (parts counted), or `ImportLimits.photosMax` photos kept, is an ImportLimitError (413,
- * finding 6: refused, where the rest used to be skipped).
+ * trips (parts counted), or `ImportLimits.photosMax` photos kept, is an ImportLimitError (413:
+ * refused, never partly imported).
  */
 export function planImport(draft: ImportDraft, today: string): ImportPlan {
   const skipped = { photos: 0, destinations: draft.skippedPlaces, trips: 0 };

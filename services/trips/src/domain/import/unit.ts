@@ -1,5 +1,5 @@
 /*
- * An import is one unit (finding 1 of the hardening review): its trips are written hidden, then
+ * An import is one unit: its trips are written hidden, then
  * shown all at once when the import commits. A hidden trip is stored under an owner no user can
  * be (`importOwner`): every read of trips goes by its owner (the list, a trip, its photos, the
  * export, share links, edits, the erasure) or checks it (`domain/access.ts`), so none of them
