@@ -17,3 +17,4 @@ export { shutdownTelemetry, tracingActive } from './telemetry/state';
 export * from './idempotency';
 export * from './cursor';
 export * from './fences';
+export * from './periodic';
