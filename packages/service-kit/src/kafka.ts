@@ -83,7 +83,7 @@ export interface ConsumerOptions {
   logger: Logger;
   /**
    * Handles one event. Throwing makes kafkajs retry the message (and, after its retries,
-   * restart the consumer), so a handler must be idempotent: see `pg/idempotent`. A ZodError
+   * restart the consumer), so a handler must be idempotent: see `pg/processed-events`. A ZodError
    * (a payload that fails its schema, e.g. from `readEvent`) is logged and the event skipped.
    */
   handle: (

@@ -8,7 +8,7 @@ import { createKafka } from '../src/kafka';
 import { createLogger } from '../src/logger';
 import {
   connectMongo,
-  mongoIdempotentHandler,
+  mongoProcessedEventsHandler,
   notDeleted,
   outboxEntry,
   startMongoOutboxRelay,
@@ -166,7 +166,7 @@ describe('MongoDB outbox in the aggregate document (real MongoDB-wire server + K
 
   it('skips an event it has already applied', async () => {
     let applied = 0;
-    const handle = mongoIdempotentHandler(db, 'counter', async () => {
+    const handle = mongoProcessedEventsHandler(db, 'counter', async () => {
       applied += 1;
     });
     const event = makeEvent(Thing, 'x', { step: 'once' });

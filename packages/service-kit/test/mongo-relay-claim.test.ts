@@ -7,7 +7,7 @@ import { testInfra, uniqueSuffix } from '@wayfarer/test-kit';
 import { createKafka } from '../src/kafka';
 import { createLogger } from '../src/logger';
 import {
-  mongoIdempotentHandler,
+  mongoProcessedEventsHandler,
   OUTBOX_PENDING_INDEX,
   outboxEntry,
   startMongoOutboxRelay,
@@ -201,7 +201,7 @@ describe('MongoDB relay: indexed pending scan, claims, pruning (real MongoDB-wir
   it('prunes consumer markers older than the retention window, from the relay', async () => {
     const Ev = await eventOn('mongo-markers');
     const applied: string[] = [];
-    const handle = mongoIdempotentHandler(db, 'claim-test', async (e) => {
+    const handle = mongoProcessedEventsHandler(db, 'claim-test', async (e) => {
       applied.push(e.id);
     });
     const recent = makeEvent(Ev, 'a', { n: 1 });

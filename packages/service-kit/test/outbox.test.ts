@@ -9,7 +9,7 @@ import { KIT_TEST_TOPIC } from './topic-log';
 import {
   createPgPool,
   enqueueEvent,
-  idempotentHandler,
+  processedEventsHandler,
   migrate,
   outboxMigrations,
   processedEventsMigration,
@@ -84,7 +84,7 @@ describe('outbox relay and idempotent consumer (real PostgreSQL + Kafka)', () =>
   it('applies a redelivered event once', async () => {
     await pool.query('CREATE TABLE IF NOT EXISTS counter (n int NOT NULL)');
     await pool.query('INSERT INTO counter VALUES (0)');
-    const handle = idempotentHandler(pool, 'counter', async (client) => {
+    const handle = processedEventsHandler(pool, 'counter', async (client) => {
       await client.query('UPDATE counter SET n = n + 1');
     });
     const event = makeEvent(Ping, 'a', { n: 1 });

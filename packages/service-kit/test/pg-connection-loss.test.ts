@@ -9,7 +9,7 @@ import { createLogger } from '../src/logger';
 import {
   createPgPool,
   enqueueEvent,
-  idempotentHandler,
+  processedEventsHandler,
   migrate,
   outboxMigrations,
   processedEventsMigrations,
@@ -88,7 +88,7 @@ describe('a PostgreSQL connection lost mid-transaction (real server, cut proxy)'
   it('an idempotent handler whose connection is lost applies the event when it is redelivered', async () => {
     const applied: string[] = [];
     let cutOnce = true;
-    const handle = idempotentHandler(pool, 'loss-test', async (client, event) => {
+    const handle = processedEventsHandler(pool, 'loss-test', async (client, event) => {
       if (cutOnce) {
         cutOnce = false;
         pgProxy.cut();

@@ -1,6 +1,6 @@
 export * from './connect';
 export * from './outbox';
-export * from './idempotent';
+export * from './processed-events';
 export * from './idempotency';
 export * from './friendships';
 export * from './projections';

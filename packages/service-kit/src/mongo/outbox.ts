@@ -10,7 +10,7 @@ import {
   type RelayOptions,
 } from '../relay';
 import { activeTraceparent } from '../telemetry/trace';
-import { pruneProcessedEvents } from './idempotent';
+import { pruneProcessedEvents } from './processed-events';
 
 /**
  * MongoDB variant of the transactional outbox: an aggregate's pending events live in its own

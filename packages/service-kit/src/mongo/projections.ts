@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { EventEnvelope, Topic } from '@wayfarer/contracts';
 import { startConsumerInBackground, type BackgroundConsumer } from '../kafka';
-import { mongoIdempotentHandler } from './idempotent';
+import { mongoProcessedEventsHandler } from './processed-events';
 
 /** One read model a MongoDB service keeps from Kafka events. */
 export interface MongoProjectionSpec {
@@ -28,7 +28,7 @@ export interface MongoProjections<K extends string> {
 
 /**
  * Starts a MongoDB service's projections, one background consumer each: handlers idempotent
- * (`mongoIdempotentHandler`), joining in the background while Kafka is down (HTTP is served
+ * (`mongoProcessedEventsHandler`), joining in the background while Kafka is down (HTTP is served
  * from what the projections already hold).
  */
 export function startMongoProjections<K extends string>(options: {
@@ -49,7 +49,7 @@ export function startMongoProjections<K extends string>(options: {
   const specs = Object.entries(options.projections) as [K, MongoProjectionSpec][];
   const consumers = Object.fromEntries(
     specs.map(([key, spec]) => {
-      const apply = mongoIdempotentHandler(db, spec.name, spec.apply);
+      const apply = mongoProcessedEventsHandler(db, spec.name, spec.apply);
       const consumer = startConsumerInBackground({
         kafka,
         logger,

@@ -8,7 +8,7 @@ import type { Closer } from '../lifecycle';
 import { createLogger } from '../logger';
 import { loadIdentityProofSecret, type IdentityProofEnv } from '../identity-proof';
 import type { OutboxRelay } from '../relay';
-import { processedEventsMigrations } from './idempotent';
+import { processedEventsMigrations } from './processed-events';
 import { migrate, type Migration } from './migrate';
 import { outboxMigrations, startOutboxRelay } from './outbox';
 import { createPgPool, ensureDatabase } from './pool';

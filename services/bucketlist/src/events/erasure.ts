@@ -5,7 +5,7 @@ import {
   type BackgroundConsumer,
   type Logger,
 } from '@wayfarer/service-kit';
-import { eraseFromOutbox, idempotentHandler, type Pool } from '@wayfarer/service-kit/pg';
+import { eraseFromOutbox, processedEventsHandler, type Pool } from '@wayfarer/service-kit/pg';
 
 /** bucketlist's consumer of auth's `auth.user.v1` (`user.deleted`): marker key, group name. */
 export const ERASURE_CONSUMER = 'bucketlist-erasure';
@@ -23,7 +23,7 @@ export function startErasureConsumer(options: {
   skipHistory?: boolean;
   maxRetryDelayMs?: number;
 }): BackgroundConsumer {
-  const apply = idempotentHandler(options.pool, ERASURE_CONSUMER, async (client, event) => {
+  const apply = processedEventsHandler(options.pool, ERASURE_CONSUMER, async (client, event) => {
     const deleted = readEvent(UserDeleted, event);
     if (!deleted) return;
     const { userId } = deleted.payload;

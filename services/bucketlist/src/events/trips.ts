@@ -11,7 +11,7 @@ import {
   type BackgroundConsumer,
   type Logger,
 } from '@wayfarer/service-kit';
-import { idempotentHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import { processedEventsHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
 import type { Point } from '../domain/distance';
 import { placesVisitedBy } from '../domain/visits';
 import type { ItemsStore } from '../store/items';
@@ -101,7 +101,7 @@ export function startTripConsumer(options: TripConsumerOptions): BackgroundConsu
     maxRetryDelayMs: options.maxRetryDelayMs,
     handle: async (event) => {
       let ticked = 0;
-      const apply = idempotentHandler(pool, CONSUMERS.trips, async (client, e) => {
+      const apply = processedEventsHandler(pool, CONSUMERS.trips, async (client, e) => {
         ticked = await applyTripEvent(client, items, e);
       });
       if ((await apply(event)) && ticked > 0) {

@@ -21,7 +21,7 @@ import {
   type BackgroundConsumer,
   type Logger,
 } from '@wayfarer/service-kit';
-import { idempotentHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
+import { processedEventsHandler, type Pool, type PoolClient } from '@wayfarer/service-kit/pg';
 import {
   acceptedNotice,
   isKept,
@@ -214,7 +214,7 @@ export function startConsumers(options: ConsumersOptions): Consumers {
   const { pool, store, pusher, logger } = options;
   const start = (name: ConsumerName, topic: Topic, apply: Apply): BackgroundConsumer => {
     let stored: NotificationPushMessage[] = [];
-    const handle = idempotentHandler(pool, CONSUMERS[name], async (client, event) => {
+    const handle = processedEventsHandler(pool, CONSUMERS[name], async (client, event) => {
       stored = await apply(client, event, options.now());
     });
     return startConsumerInBackground({

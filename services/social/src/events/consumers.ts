@@ -18,7 +18,7 @@ import {
 } from '@wayfarer/service-kit';
 import {
   eraseFromOutbox,
-  idempotentHandler,
+  processedEventsHandler,
   type Pool,
   type PoolClient,
 } from '@wayfarer/service-kit/pg';
@@ -119,7 +119,7 @@ export function startConsumers(options: ConsumersOptions): {
     topic: string,
     apply: (client: PoolClient, event: EventEnvelope) => Promise<void>,
   ) => {
-    const handle = idempotentHandler(options.pool, CONSUMERS[name], apply);
+    const handle = processedEventsHandler(options.pool, CONSUMERS[name], apply);
     return startConsumerInBackground({
       kafka: options.kafka,
       logger: options.logger,

@@ -40,7 +40,7 @@ export const processedEventsMigrations: readonly Migration[] = [
  * recorded in the same transaction as the effect, and a redelivered event is skipped.
  * Returns false when the event had already been processed.
  */
-export function idempotentHandler(
+export function processedEventsHandler(
   pool: pg.Pool,
   consumer: string,
   apply: (client: pg.PoolClient, event: EventEnvelope) => Promise<void>,

@@ -19,7 +19,7 @@ interface ProcessedEvent {
  * Markers older than the retention window are pruned by the service's outbox relay
  * (`pruneProcessedEvents`).
  */
-export function mongoIdempotentHandler(
+export function mongoProcessedEventsHandler(
   db: Db,
   consumer: string,
   apply: (event: EventEnvelope) => Promise<void>,
