@@ -184,8 +184,17 @@ export function isPendingPhotoUrl(url: string): boolean {
 
 /** Cuts a story for previews: 100 characters then an ellipsis (spec section 5). */
 export function storyPreview(story: string, max: number = TripLimits.storyPreview): string {
-  const chars = [...story];
-  return chars.length > max ? `${chars.slice(0, max).join('')}...` : story;
+  // no more code points than UTF-16 units: a story this short is whole (the common case is
+  // answered without walking a long story's code points)
+  if (story.length <= max) return story;
+  let units = 0;
+  let points = 0;
+  for (const point of story) {
+    if (points === max) return `${story.slice(0, units)}...`;
+    units += point.length;
+    points++;
+  }
+  return story;
 }
 
 /** A destination as trips' events carry it (created, updated, deleted). */
