@@ -25,6 +25,7 @@ export default tseslint.config(
     files: ['frontend/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  // pure domain/, workspaces imported through their package exports (eslint.layering.js)
+  // pure domain/, workspaces imported through their package exports, one-way arrows between a
+  // service's folders (eslint.layering.js)
   ...layering,
 );

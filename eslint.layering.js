@@ -1,7 +1,7 @@
-// The layering rules of every service (issue 19; docs/architecture.md "Service shape"), as
-// ESLint flat-config objects spread into eslint.config.js. They go by globs, so a new service or
-// package inherits them. Two of the three rules are here; the third, no import cycles (type-only
-// imports included), is dependency-cruiser's (.dependency-cruiser.cjs, `npm run cycles`).
+// The layering rules of every service (docs/architecture.md "Service shape"), as ESLint
+// flat-config objects spread into eslint.config.js. They go by globs, so a new service or package
+// inherits them. The last rule, no import cycles (type-only imports included), is
+// dependency-cruiser's (.dependency-cruiser.cjs, `npm run cycles`).
 // deploy/test/layering.test.ts proves each rule still fails on a violation.
 //
 // 1. `domain/` is pure: no store, broker, HTTP framework, socket, file or network I/O, no HTTP
@@ -12,9 +12,16 @@
 //    name, through what their package.json `exports` offer (a service's `src/index.ts`), never
 //    by a relative path into their files nor `@wayfarer/x/src/...`; a workspace's relative
 //    imports stay inside it.
+// 3. The arrows between a service's folders run one way: routes/ and events/consumers/ call
+//    usecases/, which load and save through store/.
+//    - routes/ import no store/ (a type-only import is allowed: the route context names stores);
+//    - store/ imports no usecases/, routes/, events/consumers/ or socket handlers;
+//    - events/consumers/ import no store/ value (types are allowed) and no routes/;
+//    - usecases/ import no routes/ and nothing of events/consumers/ (events/outbox.ts is fine).
 //
-// Rule 1 uses typescript-eslint's no-restricted-imports and rule 2 ESLint's own: flat config
-// replaces a rule's options per file rather than merging them, and a domain file is under both.
+// Rules 1 and 3 use typescript-eslint's no-restricted-imports and rule 2 ESLint's own: flat
+// config replaces a rule's options per file rather than merging them, and a domain or routes file
+// is under both. The folders of rules 1 and 3 do not overlap, so each file gets one option set.
 
 const FILES = '*.{ts,tsx,mts,cts,js,mjs,cjs}';
 /** How deep below a folder a file may be for the per-depth globs (deeper is not used). */
@@ -118,13 +125,79 @@ const boundaryConfigs = [
   ),
 ];
 
+/** A relative import of the service's own `folder` (a folder or a module of that name). */
+const ownFolder = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+
+const SERVICE_SRC = 'services/*/src';
+
+/** Rule 3: what each of a service's folders may not import, relative paths of its own src/. */
+const SERVICE_FOLDERS = [
+  {
+    files: [`${SERVICE_SRC}/routes/**/${FILES}`],
+    patterns: [
+      {
+        regex: ownFolder(['store']),
+        allowTypeImports: true,
+        message:
+          'routes/ validate input, call one use case and reply: they import no store/ value ' +
+          '(`import type` for the route context is fine). Put the work in a use case (usecases/).',
+      },
+    ],
+  },
+  {
+    files: [`${SERVICE_SRC}/store/**/${FILES}`],
+    patterns: [
+      {
+        regex: ownFolder(['usecases', 'routes', 'events/consumers', 'socket']),
+        message:
+          'store/ is below the use cases: a repository imports no use case, route, consumer or ' +
+          'socket handler (they import it). Move the shared piece down into store/ or domain/.',
+      },
+    ],
+  },
+  {
+    files: [
+      `${SERVICE_SRC}/events/consumers/**/${FILES}`,
+      `${SERVICE_SRC}/events/consumers.{ts,mts,js,mjs}`,
+    ],
+    patterns: [
+      {
+        regex: ownFolder(['store']),
+        allowTypeImports: true,
+        message:
+          'A consumer calls a use case (usecases/), which loads and saves through store/: it ' +
+          'imports no store/ value (`import type` is fine).',
+      },
+      {
+        regex: ownFolder(['routes']),
+        message: 'A consumer imports no routes/: both call use cases (usecases/).',
+      },
+    ],
+  },
+  {
+    files: [`${SERVICE_SRC}/usecases/**/${FILES}`],
+    patterns: [
+      {
+        regex: ownFolder(['routes', 'events/consumers']),
+        message:
+          'usecases/ are called by routes/ and events/consumers/ and import neither ' +
+          '(events/outbox.ts, what the service publishes, is fine).',
+      },
+    ],
+  },
+];
+
 export const layering = [
   ...boundaryConfigs,
   {
-    files: [`services/*/src/domain/**/${FILES}`, `gateway/src/domain/**/${FILES}`],
+    files: [`${SERVICE_SRC}/domain/**/${FILES}`],
     rules: {
       // type-only imports too: a domain type shaped by the driver (ObjectId) ties it to the driver
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: DOMAIN_PATTERNS }],
     },
   },
+  ...SERVICE_FOLDERS.map(({ files, patterns }) => ({
+    files,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  })),
 ];

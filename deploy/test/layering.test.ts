@@ -89,6 +89,44 @@ describe('workspaces are imported through their package exports (rule 2)', () =>
   });
 });
 
+describe("a service's folders import one way (rule 3)", () => {
+  const src = 'services/trips/src';
+  const file = (folder: string) => `${src}/${folder}/layering-fixture.ts`;
+  const code = (line: string) => `${line}\nexport const y = 1;\n`;
+
+  it.each([
+    ['routes', "import { TripsStore } from '../store/trips';", 'import no store/ value'],
+    ['routes/edits', "import { TripsStore } from '../../store/trips';", 'import no store/ value'],
+    ['store', "import { createTrip } from '../usecases/create-trip';", 'below the use cases'],
+    ['store', "import { register } from '../routes/trips';", 'below the use cases'],
+    ['store', "import { start } from '../events/consumers/users';", 'below the use cases'],
+    ['store', "import { onJoin } from '../socket/handlers';", 'below the use cases'],
+    ['events/consumers', "import { TripsStore } from '../../store/trips';", 'calls a use case'],
+    ['events/consumers', "import { register } from '../../routes/trips';", 'imports no routes/'],
+    ['events', "import { TripsStore } from '../store/trips';", 'calls a use case'],
+    ['usecases', "import { register } from '../routes/trips';", 'import neither'],
+    ['usecases', "import { CONSUMERS } from '../events/consumers';", 'import neither'],
+  ])('refuses in %s/: %s', async (folder, line, reason) => {
+    // events/consumers.ts is a consumers module too (one file of consumers, before the folder)
+    const path = folder === 'events' ? `${src}/events/consumers.ts` : file(folder);
+    const messages = await restrictedImports(path, code(line));
+    expect(messages.join('\n')).toContain(reason);
+  });
+
+  it.each([
+    ['routes', "import type { TripsStore } from '../store/trips';"],
+    ['routes', "import { type TripsStore } from '../store/trips';"],
+    ['routes', "import { createTrip } from '../usecases/create-trip';"],
+    ['store', "import { tripDoc } from '../domain/trip';"],
+    ['events/consumers', "import type { TripsStore } from '../../store/trips';"],
+    ['events/consumers', "import { eraseUser } from '../../usecases/erase-user';"],
+    ['usecases', "import { TripsStore } from '../store/trips';"],
+    ['usecases', "import { tripCreated } from '../events/outbox';"],
+  ])('allows in %s/: %s', async (folder, line) => {
+    expect(await restrictedImports(file(folder), code(line))).toEqual([]);
+  });
+});
+
 describe('no import cycles, type-only imports included (.dependency-cruiser.cjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wayfarer-cycles-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
