@@ -29,7 +29,7 @@ export default defineConfig(({ mode }) => {
       chunkSizeWarningLimit: 1200,
       rolldownOptions: {
         output: {
-          // Spec: "Application code is loaded in lazy chunks from a static/js path".
+          // application code is loaded in lazy chunks from a static/js path
           entryFileNames: 'static/js/[name]-[hash].js',
           chunkFileNames: 'static/js/[name]-[hash].js',
           assetFileNames: 'static/media/[name]-[hash][extname]',

@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 
 /**
  * The test harness: separate Vite entries that mount real components with fixtures: the map
- * (`harness/map.html`) and the public page of a share link (`harness/shared.html`, issue 20).
+ * (`harness/map.html`) and the public page of a share link (`harness/shared.html`).
  * Never part of the production build (`vite.config.ts`); built to `harness/dist` and served by
  * `vite preview --config vite.harness.config.ts` in the component tests (test/component/).
  */

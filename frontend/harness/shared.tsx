@@ -6,7 +6,7 @@ import { Component as SharedTripRoute } from '../src/routes/shared-trip';
 import '../src/styles/global.css';
 
 /**
- * A test page for the public page of a share link (`/s/:token`, issue 20): the real route
+ * A test page for the public page of a share link (`/s/:token`): the real route
  * (`src/routes/shared-trip.tsx`) at `/s/<token>` of a memory router, `token` from the query.
  * Nothing behind it: the test answers `GET /api/shared/<token>` and its photo URLs
  * (test/component/shared-trip.test.ts).

@@ -2,7 +2,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootShell, Splash } from './routes/root';
 
 /**
- * Route table (spec section 2). Every screen is its own lazy chunk under `src/routes/`.
+ * Route table. Every screen is its own lazy chunk under `src/routes/`.
  * No custom errorElement anywhere: react-router's default error page
  * ('Unexpected Application Error!') is the product's error page.
  */
@@ -15,7 +15,7 @@ export const routes: RouteObject[] = [
       { path: '/home', lazy: () => import('./routes/home') },
       { path: '/login', lazy: () => import('./routes/login') },
       { path: '/register', lazy: () => import('./routes/register') },
-      // issue 20: a trip shown by its share link, outside the signed-in layout
+      // a trip shown by its share link, outside the signed-in layout
       { path: '/s/:token', lazy: () => import('./routes/shared-trip') },
       {
         path: '/',
@@ -29,7 +29,7 @@ export const routes: RouteObject[] = [
           { path: 'trip/:id', lazy: () => import('./routes/trip') },
           { path: 'trip/:id/edit', lazy: () => import('./routes/edit-trip') },
           { path: 'friends', lazy: () => import('./routes/friends') },
-          // issue 22: the visited-countries atlas and figures
+          // the visited-countries atlas and figures
           { path: 'atlas', lazy: () => import('./routes/atlas') },
           { path: 'addFriends', lazy: () => import('./routes/add-friends') },
           { path: 'messages', lazy: () => import('./routes/inbox') },

@@ -6,7 +6,7 @@ import {
 import { ApiError, apiFetch } from '../api/client';
 
 /**
- * The account API (auth, issue 19): `PATCH /api/userDetails` (multipart `name` and/or
+ * The account API (auth): `PATCH /api/userDetails` (multipart `name` and/or
  * `profilePicture`, answering the details as stored), `POST /api/password` and
  * `DELETE /api/account` (JSON, answering `{message}`).
  */

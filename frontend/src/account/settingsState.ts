@@ -2,7 +2,7 @@ import { ChangePasswordBody, DeleteAccountBody, DisplayName } from '@wayfarer/co
 import { pictureProblem, type FileLike } from '../auth/validation';
 
 /**
- * The settings screen's forms (`/settings`, issue 19), free of React so their rules are unit
+ * The settings screen's forms (`/settings`), free of React so their rules are unit
  * tested. Each form (profile, password, closing the account) is the same small machine
  * (`settingsFormReducer`): values, the messages of its fields (checked as auth checks them,
  * contracts' schemas, the first message per field, again on each change once Save was tried),

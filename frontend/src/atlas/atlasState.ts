@@ -1,7 +1,7 @@
 import type { FriendStatsResponse, StatsResponse } from '@wayfarer/contracts';
 
 /**
- * The /atlas screen's state (issue 22): the user's figures, the friends for the picker, the
+ * The /atlas screen's state: the user's figures, the friends for the picker, the
  * chosen friend and their figures. Pure: `useAtlas.ts` makes the calls. A friend's answer that
  * arrives after another friend was chosen is dropped.
  */

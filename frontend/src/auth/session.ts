@@ -1,4 +1,4 @@
-/** The current user id lives in localStorage under `userId` (spec section 3). */
+/** The current user id lives in localStorage under `userId`. */
 
 const KEY = 'userId';
 

@@ -8,7 +8,7 @@ import {
 } from '@wayfarer/contracts';
 
 /**
- * Client-side checks for the auth forms (spec section 5). Each returns a map of field name to
+ * Client-side checks for the auth forms. Each returns a map of field name to
  * the message shown under that field; an empty map means the form may be sent.
  */
 

@@ -2,7 +2,7 @@ import type { BucketListItem, ItineraryInput, NewBucketListItem } from '@wayfare
 import { apiFetch } from '../api/client';
 
 /**
- * The bucket list's calls (spec section 7), answers as the contract types them:
+ * The bucket list's calls, answers as the contract types them:
  * `GET/POST /api/bucketlist`, `DELETE /api/bucketlist/{id}` (marks the place visited),
  * `GET /api/itinerary/{bucketListId}`, `POST /api/itinerary` (the full list).
  */

@@ -1,7 +1,7 @@
 import { BucketListLimits, ItineraryEntry, ItineraryInput } from '@wayfarer/contracts';
 
 /**
- * The itinerary editor's state (spec sections 4, 5 and 8), free of React:
+ * The itinerary editor's state, free of React:
  *
  * - the saved itinerary is loaded when the window opens; 'Failed to fetch itinerary.' if not;
  * - items are added locally (trimmed text, non-empty; the input is cleared after adding) and
@@ -11,7 +11,7 @@ import { BucketListLimits, ItineraryEntry, ItineraryInput } from '@wayfarer/cont
  * - the limits are the contract's (`ItineraryInput`): checked before anything is sent.
  */
 
-/** How long 'Saved Successfully!' stays (spec section 9). */
+/** How long 'Saved Successfully!' stays. */
 export const ITINERARY_SAVED_NOTE_MS = 2000;
 
 export const ITINERARY_TEXTS = {

@@ -1,7 +1,7 @@
 import type { BucketListItem } from '@wayfarer/contracts';
 
 /**
- * The bucket list screen's state (spec sections 4, 5 and 8), free of React so its rules are
+ * The bucket list screen's state, free of React so its rules are
  * unit tested:
  *
  * - only items that are not visited are listed; visited ones form the history;
@@ -15,12 +15,12 @@ import type { BucketListItem } from '@wayfarer/contracts';
  *   after it started (a place added meanwhile stays, one ticked off stays gone).
  */
 
-/** An item as `GET /api/bucketlist` answers it (spec section 3, with its visit history). */
+/** An item as `GET /api/bucketlist` answers it (with its visit history). */
 export type BucketItem = BucketListItem;
 
-/** How long a newly added place is highlighted (spec section 9). */
+/** How long a newly added place is highlighted. */
 export const BUCKET_HIGHLIGHT_MS = 1000;
-/** How long a ticked item takes to animate out of the list (spec section 9). */
+/** How long a ticked item takes to animate out of the list. */
 export const BUCKET_REMOVE_ANIMATION_MS = 900;
 /** How often the open screen asks the server again (places visited by a trip leave the list). */
 export const BUCKET_REFRESH_MS = 10_000;
@@ -220,7 +220,7 @@ export function bucketReducer(state: BucketState, action: BucketAction): BucketS
       return settle({ ...next, gone: [...state.gone, action.id] }, action.id);
     }
     case 'remove-failed':
-      // Spec: the item returns under the label 'Unknown'.
+      // a failed removal: the item returns, labelled 'Unknown'
       return update(state, action.id, (e) =>
         e.removing ? { ...e, removing: null, unknown: true } : e,
       );

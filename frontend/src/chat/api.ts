@@ -2,7 +2,7 @@ import { ChatLimits, type ConversationResponse } from '@wayfarer/contracts';
 import { apiFetch } from '../api/client';
 
 /**
- * `GET /api/conversation/{roomId}` (spec section 7, issue 12): one page of the room's history,
+ * `GET /api/conversation/{roomId}`: one page of the room's history,
  * oldest to newest within the page, and the cursor of the page before it (null: nothing older).
  * Without `before` it is the newest page.
  */

@@ -1,7 +1,7 @@
 import type { ConversationMessage, ReceiveMessage } from '@wayfarer/contracts';
 
 /**
- * The chat screen's state (`/messages/{id}`, spec sections 4, 5, 8 and 9; issue 12), free of
+ * The chat screen's state (`/messages/{id}`), free of
  * React and of the socket so its rules are unit tested:
  *
  * - the history's newest page (`ChatLimits.firstPage`, 10) on opening; 'Load more messages' puts

@@ -20,7 +20,7 @@ describe('sectionFor', () => {
     expect(sectionFor('/feed')).toBe('feed');
   });
 
-  it('maps the atlas (issue 22)', () => {
+  it('maps the atlas', () => {
     expect(sectionFor('/atlas')).toBe('atlas');
   });
 

@@ -4,7 +4,7 @@ import { apiFetch } from '../api/client';
 export type { FeedItem } from '@wayfarer/contracts';
 
 /**
- * `GET /api/feed?cursor=` (social, issue 21): one page of friends' trips, newest first, and the
+ * `GET /api/feed?cursor=` (social): one page of friends' trips, newest first, and the
  * cursor of the next page (null on the last).
  */
 export async function fetchFeed(

@@ -3,7 +3,7 @@ import { friendPin, hasPosition } from '../friends/friendsState';
 import type { FriendMarker } from '../map/types';
 
 /*
- * The feed screen's state (`/feed`, issue 21): friends' trips page by page ('Load more' by the
+ * The feed screen's state (`/feed`): friends' trips page by page ('Load more' by the
  * answer's cursor). The trip shown on the map is the address's (`/feed?trip=`). Pure.
  */
 

@@ -19,7 +19,7 @@ export type {
 } from '@wayfarer/contracts';
 
 /**
- * The social calls of the friends screens (spec section 7, plus unfriending), answers as the
+ * The social calls of the friends screens (plus unfriending), answers as the
  * contract types them: `GET /api/friends`, `GET /api/friendRequests`,
  * `POST /api/acceptFriend/{id}` (`{newFriend}`), `POST /api/declineFriend/{id}`,
  * `DELETE /api/friends/{id}`, `GET /api/search-users?query=` (`{users}`),

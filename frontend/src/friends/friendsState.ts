@@ -2,7 +2,7 @@ import type { FriendMarker } from '../map/types';
 import type { Friend, FriendRequest } from './api';
 
 /**
- * The /friends screen's state (spec sections 2, 4 and 8), free of React so its rules are unit
+ * The /friends screen's state, free of React so its rules are unit
  * tested:
  *
  * - the friends (with pictures) and the friend requests load side by side; each can fail alone
@@ -277,7 +277,7 @@ export function friendPin(
 }
 
 /**
- * Every destination of every friend's trips as a friend pin (spec section 3, "Map marker"): the
+ * Every destination of every friend's trips as a friend pin: the
  * list names only each destination's first photo, so the pin carries its friend's id for the
  * info window to load them all (`useFriendPhotos`).
  */

@@ -1,7 +1,7 @@
 import type { SearchUser } from './api';
 
 /**
- * The /addFriends screen's state (spec sections 4, 5 and 8), free of React so its rules are
+ * The /addFriends screen's state, free of React so its rules are
  * unit tested:
  *
  * - the search runs a moment after typing stops; an empty (or blank) query is ignored: no call,

@@ -5,7 +5,7 @@ import { IMPORT_TEXTS } from './importState';
 import type { Importer } from './useImport';
 
 /**
- * The trips list's Import button (issue 22): opens the file picker (GPX, KML, GeoJSON, ZIP; the
+ * The trips list's Import button: opens the file picker (GPX, KML, GeoJSON, ZIP; the
  * service decides by the bytes) and starts the upload of the file chosen.
  */
 export function ImportButton({ importer }: { importer: Importer }) {

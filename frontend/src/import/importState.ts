@@ -1,7 +1,7 @@
 import { ImportLimits, ImportMessages, type ImportResult } from '@wayfarer/contracts';
 import { progressPercent, type UploadProgress } from '../trips/tripFormState';
 
-/** Texts of the trips list's Import (issue 22). */
+/** Texts of the trips list's Import. */
 export const IMPORT_TEXTS = {
   button: 'Import',
   buttonHint: 'Import trips from a GPX, KML or GeoJSON file, or a Polarsteps or Wayfarer export',

@@ -1,7 +1,7 @@
 import type { ConversationReadResponse, ConversationSummary } from '@wayfarer/contracts';
 import { apiFetch } from '../api/client';
 
-/** `GET /api/conversations` (chat, issue 21): the caller's conversations, newest first. */
+/** `GET /api/conversations` (chat): the caller's conversations, newest first. */
 export async function fetchConversations(signal?: AbortSignal): Promise<ConversationSummary[]> {
   const answer = await apiFetch<unknown>('/api/conversations', { signal });
   if (!Array.isArray(answer)) throw new Error('Unexpected conversations answer');

@@ -1,7 +1,7 @@
 import type { ConversationSummary, Notification } from '@wayfarer/contracts';
 
 /*
- * The inbox's state (issue 21): the conversations as `GET /api/conversations` last answered,
+ * The inbox's state: the conversations as `GET /api/conversations` last answered,
  * and the messages pushed since (a `message` notification) that the answer does not show yet.
  * chat's inbox and the notification come from the same `message.sent` event through two
  * consumers, so the push can arrive before the inbox has the message: until an answer shows it,

@@ -25,7 +25,7 @@ export interface JournalBoxProps {
 const COUNTER_FROM = Math.floor(JournalLimits.contentMax * 0.9);
 
 /**
- * The journal of a destination in its info window (spec section 4): viewing shows the saved
+ * The journal of a destination in its info window: viewing shows the saved
  * text or 'No story shared yet.'; the edit icon opens the editor seeded with it; the save icon
  * saves and returns to viewing. Focus leaving the editor cancels it 300 ms later unless a save
  * is underway. Escape cancels at once (without closing the info window); Ctrl/Cmd+Enter saves.

@@ -42,7 +42,7 @@ interface JournalAnswer {
   message?: string;
 }
 
-/** `GET /api/journal/:destinationId` and `POST /api/journal` (spec section 7). */
+/** `GET /api/journal/:destinationId` and `POST /api/journal`. */
 export const journalApi: JournalApi = {
   async load(destinationId, signal) {
     const answer = await retryOnceOnNotFound(

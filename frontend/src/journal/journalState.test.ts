@@ -13,7 +13,7 @@ import {
 const ready = (content = 'Saved text'): JournalState =>
   journalReducer(initialJournalState, { type: 'loaded', content });
 
-describe('journal reducer (spec section 4)', () => {
+describe('journal reducer', () => {
   it('uses the spec timings and texts', () => {
     expect(JOURNAL_BLUR_CANCEL_MS).toBe(300);
     expect(JOURNAL_SAVE_FLAG_RESET_MS).toBe(150);

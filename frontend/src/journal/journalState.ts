@@ -1,5 +1,5 @@
 /**
- * The journal box's state machine (spec section 4), free of React so its rules and timings are
+ * The journal box's state machine, free of React so its rules and timings are
  * unit tested with fake timers:
  *
  * - viewing: the saved text, or 'No story shared yet.' when it is empty;
@@ -12,9 +12,9 @@
  * - read-only journals (a friend's) never enter editing.
  */
 
-/** After focus leaves the editor, editing is cancelled this much later (spec section 9). */
+/** After focus leaves the editor, editing is cancelled this much later. */
 export const JOURNAL_BLUR_CANCEL_MS = 300;
-/** The save-in-progress flag is cleared this long after a save finishes (spec section 9). */
+/** The save-in-progress flag is cleared this long after a save finishes. */
 export const JOURNAL_SAVE_FLAG_RESET_MS = 150;
 
 export const JOURNAL_TEXTS = {

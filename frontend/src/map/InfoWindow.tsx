@@ -70,7 +70,7 @@ function CloseIcon() {
 }
 
 /**
- * The info window of a selected pin, in its variants (spec section 2; issue 20's shared trip):
+ * The info window of a selected pin, in its variants:
  * - own destination: name, dates, photo carousel, the user's picture and name, the journal;
  * - friend destination: the same with the friend's picture and name, a read-only journal and
  *   a plain close mark "×";

@@ -9,7 +9,7 @@ interface PhotoCarouselProps {
 }
 
 /**
- * A destination's photos, one at a time (spec section 2): previous and next wrap around in
+ * A destination's photos, one at a time: previous and next wrap around in
  * both directions; on desktop they are arrows over the photo, under 640 px wide they are
  * buttons below it. Sizes come from `carouselLayout`.
  */

@@ -1,5 +1,5 @@
 /**
- * Map markers (spec section 3, "Map marker"). Every marker carries a `kind` so the map knows
+ * Map markers. Every marker carries a `kind` so the map knows
  * which pin colour and which info-window variant to use; the rest follows the spec's shapes.
  */
 
@@ -48,7 +48,7 @@ export interface BucketMarker extends LatLng {
 }
 
 /**
- * A destination of a trip shown through a share link (issue 20, the public page `/s/{token}`):
+ * A destination of a trip shown through a share link (the public page `/s/{token}`):
  * its name, dates and photos; no owner, no journal box.
  */
 export interface SharedMarker extends LatLng {

@@ -83,7 +83,7 @@ export interface ViewportSize {
 }
 
 /**
- * The view for a set of markers (spec section 2): with none, centre 0,0 at zoom 2; with some,
+ * The view for a set of markers: with none, centre 0,0 at zoom 2; with some,
  * fit their bounds inside the viewport (less padding), then clamp the zoom to [2, 6.5]. A single
  * marker (a zero-size box) fits at any zoom, so it lands on the upper clamp, 6.5.
  */

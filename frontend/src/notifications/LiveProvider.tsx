@@ -51,7 +51,7 @@ export interface LiveValue {
 const LiveContext = createContext<LiveValue | null>(null);
 
 /**
- * The signed-in layout's live state (issue 21): the bell's notifications and unread count, the
+ * The signed-in layout's live state: the bell's notifications and unread count, the
  * inbox, the pending friend requests. Read on mount, every `LIVE_REFRESH_MS` and when the window
  * regains focus, and after a reconnect; kept current between by the socket's `notification`
  * pushes (a request read the requests again, a message updates the inbox at once and reads it).

@@ -9,7 +9,7 @@ import { apiFetch } from '../api/client';
 export type { Notification, NotificationPushed } from '@wayfarer/contracts';
 
 /**
- * `GET /api/notifications?limit=&cursor=` (issue 21): one page of the caller's notifications,
+ * `GET /api/notifications?limit=&cursor=`: one page of the caller's notifications,
  * newest first, the unread count of all of them, and the cursor of the next page (null: last).
  */
 export async function fetchNotifications({

@@ -1,7 +1,7 @@
 import type { Notification, NotificationsResponse } from '@wayfarer/contracts';
 
 /*
- * The bell's state (issue 21): the recent notifications, the unread count, the panel's loading,
+ * The bell's state: the recent notifications, the unread count, the panel's loading,
  * paging and marking, and the live pushes merged in. Pure: the provider
  * (`LiveProvider.tsx`) makes the calls and dispatches what they answer.
  */

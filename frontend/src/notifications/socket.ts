@@ -14,7 +14,7 @@ export interface LiveHandlers {
 }
 
 /**
- * The signed-in layout's own socket.io connection to chat (issue 21): it joins no room, it only
+ * The signed-in layout's own socket.io connection to chat: it joins no room, it only
  * receives the user's `notification` pushes (chat emits them to every socket of the user). The
  * same origin, path and transport as the chat screen's socket (`src/chat/socket.ts`); socket.io
  * retries by itself while the gateway is away. Returns the function that closes it.

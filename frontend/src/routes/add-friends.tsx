@@ -10,7 +10,7 @@ import '../styles/trips.css';
 import '../styles/friends.css';
 
 /**
- * Add friends (`/addFriends`, spec sections 2, 4, 5 and 8): search people by name as you type
+ * Add friends (`/addFriends`): search people by name as you type
  * (an empty query is ignored), Add each; after Add the person shows a green check and leaves
  * the results; a pending request shows as pending. Rules live in `src/friends/searchState.ts`.
  */

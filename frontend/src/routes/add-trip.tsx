@@ -11,7 +11,7 @@ import '../styles/trips.css';
 const saveFailure = (error: unknown) => failureMessage(error, TRIP_TEXTS.saveFailed);
 
 /**
- * The add-trip screen (`/addTrip`, spec sections 2, 4, 5 and 7): a name, a date range (today by
+ * The add-trip screen (`/addTrip`): a name, a date range (today by
  * default), destinations added one by one from the place autocomplete (with dates, a story and
  * photos), then Save posts the multipart form, shows 'Uploading...' and opens the new trip.
  * The form and its rules: `trips/components/TripForm`, `trips/tripFormState`.

@@ -24,7 +24,7 @@ import '../styles/trips.css';
 import '../styles/atlas.css';
 
 /**
- * Atlas (`/atlas`, issue 22): the countries the user has been to on a world map, their figures
+ * Atlas (`/atlas`): the countries the user has been to on a world map, their figures
  * as tiles, the countries with flags and first visit, the continents; a friend picker overlays
  * the friend's countries and names the shared ones. Rules in `src/atlas/atlasState.ts`.
  */

@@ -13,7 +13,7 @@ import '../styles/trips.css';
 import '../styles/bucketlist.css';
 
 /**
- * The bucket list (`/bucketlist`, spec sections 2, 4, 5 and 8): search for a place and add it,
+ * The bucket list (`/bucketlist`): search for a place and add it,
  * the unvisited places with a checkbox each, the visited ones as a collapsed history, and every
  * listed place as a pin on the map (its info window holds the itinerary editor). Rules and
  * timings live in `src/bucketlist/listState.ts`.

@@ -43,7 +43,7 @@ function BackToTrip({ id }: { id: string }) {
 }
 
 /**
- * Editing a trip (`/trip/:id/edit`, issue 19): the add-trip form prefilled from
+ * Editing a trip (`/trip/:id/edit`): the add-trip form prefilled from
  * `GET /api/trips/:id`. Save sends what changed (`PATCH` with `If-Match`), then the photos
  * added to saved destinations through the photo route with the upload's progress, and returns
  * to the trip. A saved photo is removed at once after a confirmation. A 412 (changed elsewhere)

@@ -11,7 +11,7 @@ import '../styles/friends.css';
 import '../styles/feed.css';
 
 /**
- * The feed (`/feed`, issue 21): friends' trips newest first, 'Load more' by the cursor. The map
+ * The feed (`/feed`): friends' trips newest first, 'Load more' by the cursor. The map
  * shows every loaded trip's destinations; a card (or `?trip=`, where a notification of a
  * friend's new trip leads) shows that trip's alone.
  */

@@ -14,7 +14,7 @@ import '../styles/trips.css';
 import '../styles/friends.css';
 
 /**
- * Friends (`/friends`, spec sections 2, 4 and 8): friend requests with Accept and Decline, the
+ * Friends (`/friends`): friend requests with Accept and Decline, the
  * friends with their pictures, a Message action (`/messages/{id}` with the friend in navigation
  * state) and an Unfriend action each, and every friend's destination as a pin on the map (the
  * friend variant of the info window: their picture and name, photos, read-only journal). Rules
@@ -28,7 +28,7 @@ export function Component() {
   const markers = useMemo(() => friendMarkers(state.friends), [state.friends]);
   useMapMarkers(markers);
 
-  // the navigation's Friends count follows the requests shown here (issue 21)
+  // the navigation's Friends count follows the requests shown here
   const setRequests = useLive()?.setRequests;
   const requestCount = state.requestsLoad === 'ready' ? state.requests.length : null;
   useEffect(() => {

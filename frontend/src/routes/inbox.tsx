@@ -9,7 +9,7 @@ import '../styles/friends.css';
 import '../styles/inbox.css';
 
 /**
- * The inbox (`/messages`, issue 21): the user's conversations, newest first, kept live by the
+ * The inbox (`/messages`): the user's conversations, newest first, kept live by the
  * layout (`LiveProvider`: read on opening, updated by message pushes). A row opens the
  * conversation, which marks it read.
  */

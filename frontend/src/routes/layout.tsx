@@ -80,7 +80,7 @@ const NAV: {
   },
 ];
 
-/** The left navigation, each entry with its count when it has one (issue 21). */
+/** The left navigation, each entry with its count when it has one. */
 function SideNav({ section }: { section: Section | null }) {
   const counts = useNavCounts();
   return (

@@ -49,7 +49,7 @@ export function Component() {
       const id = answer?.user?.id;
       if (id === undefined || id === null || id === '') throw new Error('No user id in answer');
       setUserId(String(id));
-      // Spec: store the user id, reload the page, go to /trips.
+      // the user id is stored, then the whole page loads again on /trips
       window.location.assign('/trips');
     } catch {
       setFailure(LOGIN_FAILED);

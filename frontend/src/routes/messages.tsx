@@ -37,7 +37,7 @@ interface FriendState {
 type Lookup = { status: 'loading' } | { status: 'done'; friend: ChatFriend | null };
 
 /**
- * Chat with one friend (`/messages/{id}`, spec sections 2 and 4). The friend comes in through
+ * Chat with one friend (`/messages/{id}`). The friend comes in through
  * navigation state (the Message action on /friends). Reached by a direct link or a reload (no
  * state), the friend is looked up by id among the user's friends (`GET /api/friends`); when they
  * are not a friend (or the list cannot be had) the screen says 'No friend selected to message.'

@@ -7,7 +7,7 @@ import '../styles/trips.css';
 import '../styles/settings.css';
 
 /**
- * Settings (`/settings`, from the profile menu; issue 19): your name and picture, your password,
+ * Settings (`/settings`, from the profile menu): your name and picture, your password,
  * and closing your account. The parts and their rules: `src/account`.
  */
 export function Component() {

@@ -6,7 +6,7 @@ import '../styles/map.css';
 import '../styles/sharing.css';
 import '../styles/trips.css';
 
-/** /s/:token (public, issue 20): a trip shown by its share link (frontend/src/sharing). */
+/** /s/:token (public): a trip shown by its share link (frontend/src/sharing). */
 export function Component() {
   const { token = '' } = useParams();
   return <SharedTripPage token={token} />;

@@ -101,10 +101,10 @@ function DestinationItem({
 }
 
 /**
- * A trip (`/trip/:id`, spec sections 2 and 4): its name, short date range and destinations
+ * A trip (`/trip/:id`): its name, short date range and destinations
  * (story previews cut at 100 characters), which are the map's pins; choosing one zooms the map
- * to it. Edit opens the edit screen (`/trip/:id/edit`); Share its share link's dialog (issue 20,
- * `sharing/`); Export downloads it as GPX, KML, GeoJSON or ICS (issue 22). Delete asks 'Delete this trip?' first,
+ * to it. Edit opens the edit screen (`/trip/:id/edit`); Share its share link's dialog
+ * (`sharing/`); Export downloads it as GPX, KML, GeoJSON or ICS. Delete asks 'Delete this trip?' first,
  * then goes back to the list.
  */
 export function Component() {

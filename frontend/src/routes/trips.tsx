@@ -55,7 +55,7 @@ function TripsSkeleton() {
 }
 
 /**
- * The trips list (`/` and `/trips`, spec sections 2 and 4): the user's trips with their short
+ * The trips list (`/` and `/trips`): the user's trips with their short
  * date ranges, and every destination of them as a pin on the map. It reads trip summaries
  * (`GET /api/mytrips`: story previews, first photos); a pin's info window loads the trip's
  * other photos when opened (`useTripPhotos`). A trip opens /trip/{id}, which puts its own
@@ -93,7 +93,7 @@ export function Component() {
     return () => controller.abort();
   }, [attempt]);
 
-  // after an import (issue 22): the list again, without the skeleton in between
+  // after an import: the list again, without the skeleton in between
   const reload = useCallback(() => {
     fetchMyTrips().then(
       (trips) => setLoad({ status: 'ready', trips }),

@@ -9,7 +9,7 @@ import { ApiError, apiFetch } from '../api/client';
 export type { ShareLink, SharedDestination, SharedTrip } from '@wayfarer/contracts';
 
 /**
- * The share link calls (issue 20): the owner's (`/api/trips/{id}/share`, with the session) and
+ * The share link calls: the owner's (`/api/trips/{id}/share`, with the session) and
  * the public read of a link (`GET /api/shared/{token}`, no session needed).
  */
 

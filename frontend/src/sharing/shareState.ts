@@ -7,7 +7,7 @@ import {
 } from '@wayfarer/contracts';
 
 /**
- * The owner's share panel of a trip (issue 20), free of React so its rules are unit tested:
+ * The owner's share panel of a trip, free of React so its rules are unit tested:
  *
  * - it loads the trip's live link (`GET /api/trips/{id}/share`: a link, or none on 404);
  * - without one it offers a form: an optional expiry day and two choices (the stories and

@@ -3,7 +3,7 @@ import type { SharedMarker } from '../map/types';
 import type { SharedTrip } from './api';
 
 /**
- * The public page of a share link (`/s/{token}`, issue 20), its pure parts: the texts, the
+ * The public page of a share link (`/s/{token}`), its pure parts: the texts, the
  * map's pins of the trip's destinations and the line under the title.
  */
 

@@ -18,7 +18,7 @@ import {
 
 export type { Destination, Trip, TripSummary, TripSummaryDestination } from '@wayfarer/contracts';
 
-/** Texts of the trips screens (spec sections 4, 5 and 8). */
+/** Texts of the trips screens. */
 export const TRIP_TEXTS = {
   fetchFailed: 'Error: Failed to fetch trips',
   empty: 'No trips available. Click "Add Trip" to create one!',
@@ -35,7 +35,7 @@ export const TRIP_TEXTS = {
   privateTrip: 'Private trip',
 } as const;
 
-/** The visibility control's choices, in order (issue 20): the label and a line under it. */
+/** The visibility control's choices, in order: the label and a line under it. */
 export const VISIBILITY_CHOICES = [
   { value: 'friends', label: 'Friends', hint: 'Your friends see it on their map and feed.' },
   { value: 'private', label: 'Only me', hint: 'Nobody else sees it, unless you share a link.' },

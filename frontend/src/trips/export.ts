@@ -1,6 +1,6 @@
 import { tripExportPath, TripExportFormats, type TripExportFormat } from '@wayfarer/contracts';
 
-/** Texts of the trip screen's Export group (issue 22). */
+/** Texts of the trip screen's Export group. */
 export const EXPORT_TEXTS = {
   title: 'Export',
   hint: 'Download this trip for maps, GPS apps or your calendar.',

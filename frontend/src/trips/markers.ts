@@ -9,7 +9,7 @@ export function isDraftMarkerId(id: string): boolean {
 }
 
 /**
- * One destination as an own-destination pin (spec section 3, "Map marker"). `tripId` is given
+ * One destination as an own-destination pin. `tripId` is given
  * for a summary's destination (its photos are only the first): the info window loads the rest.
  */
 export function destinationMarker(destination: Destination, tripId?: string): OwnMarker {

@@ -255,7 +255,7 @@ describe('progress over several photo adds', () => {
   });
 });
 
-describe('who can see the trip (issue 20)', () => {
+describe('who can see the trip', () => {
   it('is prefilled from the trip; a trip answered without it is Friends', () => {
     expect(loaded().form.visibility).toBe('friends');
     expect(loaded({ ...trip(), visibility: 'private' }).form.visibility).toBe('private');

@@ -16,7 +16,7 @@ import {
 } from './tripFormState';
 
 /**
- * The edit screen's state (`/trip/:id/edit`, issue 19), free of React so its rules are unit
+ * The edit screen's state (`/trip/:id/edit`), free of React so its rules are unit
  * tested. The trip form (`tripFormState`) prefilled from `GET /api/trips/:id`, plus:
  *
  * - the trip as the server last answered it and its `ETag`: Save sends only what differs from

@@ -45,7 +45,7 @@ const draft: TripDraft<PhotoLike> = {
   ],
 };
 
-describe('the POST /api/trips multipart body (spec section 7)', () => {
+describe('the POST /api/trips multipart body', () => {
   it('names every field exactly as the spec row, photos under photos[i]', () => {
     const entries = tripFormEntries(draft);
     expect(
@@ -229,7 +229,7 @@ describe('dates of the form', () => {
   });
 });
 
-describe('story preview (contracts, spec section 5)', () => {
+describe('story preview (contracts)', () => {
   it('cuts at 100 characters with "..." and leaves short stories alone', () => {
     const long = 'a'.repeat(150);
     expect(storyPreview(long)).toBe(`${'a'.repeat(100)}...`);

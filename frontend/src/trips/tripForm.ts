@@ -42,7 +42,7 @@ export interface TripDraft<P extends PhotoLike = File> {
   endDate: string;
   destinations: DestinationDraft<P>[];
   /**
-   * Who sees the trip (issue 20): the field `visibility`, sent for `private` only (absent is
+   * Who sees the trip: the field `visibility`, sent for `private` only (absent is
    * `friends`, contracts' `TripInput` default: a friends trip's form is the spec's as before).
    */
   visibility?: TripVisibility;

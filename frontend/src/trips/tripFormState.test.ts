@@ -328,7 +328,7 @@ describe('upload progress', () => {
   });
 });
 
-describe('who can see the trip (issue 20)', () => {
+describe('who can see the trip', () => {
   it('is Friends by default and changes with the control', () => {
     expect(run([]).visibility).toBe('friends');
     expect(run([{ type: 'visibility', value: 'private' }]).visibility).toBe('private');

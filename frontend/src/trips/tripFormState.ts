@@ -12,8 +12,8 @@ import {
 } from './tripForm';
 
 /**
- * The trip form's state (the add-trip screen `/addTrip` and the edit screen `/trip/:id/edit`,
- * spec sections 2, 4, 5 and 7; issue 19), free of React so its rules are unit tested:
+ * The trip form's state (the add-trip screen `/addTrip` and the edit screen `/trip/:id/edit`),
+ * free of React so its rules are unit tested:
  *
  * - a name and a date range (today by default, or the saved trip's);
  * - a destination is composed in the builder (a place picked from the suggestions, its dates
@@ -71,7 +71,7 @@ export interface UploadProgress {
 export interface TripFormState<P extends PhotoLike = File> {
   name: string;
   range: DateRange;
-  /** Who sees the trip (issue 20): its owner's friends (the default) or only its owner. */
+  /** Who sees the trip: its owner's friends (the default) or only its owner. */
   visibility: TripVisibility;
   destinations: DestinationEntry<P>[];
   builder: Builder<P>;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, startMapHarness, type MapHarness } from './support/harness';
 
 /**
- * The public page of a share link (`/s/:token`, issue 20) in headless Chromium: the real route
+ * The public page of a share link (`/s/:token`) in headless Chromium: the real route
  * mounted by the harness page (harness/shared.html), `GET /api/shared/<token>` and its photo
  * URLs answered by the test (no stack behind it; the page with the real stack is
  * e2e/tests/sharing.test.ts). Its states: loading, the trip (map pins, carousels, stories),

@@ -22,7 +22,7 @@ const TIMINGS = {
 } as CSSProperties;
 
 /**
- * The unvisited places (spec section 4): each with a checkbox that ticks it off (it animates
+ * The unvisited places: each with a checkbox that ticks it off (it animates
  * out while the server marks it) and its name, which shows it on the map. A new place is
  * highlighted for a moment; a tick the server refused brings the item back as 'Unknown'.
  * Ticking moves focus to the next item (or the previous one, or the list).

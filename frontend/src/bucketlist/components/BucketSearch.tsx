@@ -16,7 +16,7 @@ interface BucketSearchProps {
 }
 
 /**
- * Search for a place and add it (spec sections 2 and 5): the same place autocomplete as trips;
+ * Search for a place and add it: the same place autocomplete as trips;
  * adding without a picked suggestion shows 'Please select a valid place.' under the box (an
  * announced message, not a window alert).
  */

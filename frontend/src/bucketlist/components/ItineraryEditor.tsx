@@ -26,8 +26,8 @@ export interface ItineraryEditorProps {
 }
 
 /**
- * The itinerary editor of a bucket-list place, inside its info window (spec sections 2, 4, 5
- * and 8): the saved list, an input whose trimmed text is added locally (then cleared), a remove
+ * The itinerary editor of a bucket-list place, inside its info window:
+ * the saved list, an input whose trimmed text is added locally (then cleared), a remove
  * button per item, and a separate Save button; 'Saved Successfully!' for 2 s, the load and save
  * failures shown in the window. Rules live in `itineraryState.ts`. Give it a `key` per place.
  */

@@ -46,7 +46,7 @@ export function ChatWindow({ me, friend }: { me: string; friend: ChatFriend }) {
   const last = state.messages.at(-1);
   const announcement = useAnnouncement(me, name, state.history !== 'loading', last);
   // open: the conversation is read (the inbox's count, its message notifications), and again
-  // with each message of the friend's that arrives while it is open (issue 21)
+  // with each message of the friend's that arrives while it is open
   const conversationRead = useLive()?.conversationRead;
   const friendsLast = state.messages.findLast((m) => m.from === friend.id)?.key;
   useEffect(() => {

@@ -31,7 +31,7 @@ function when(timestamp: string) {
 }
 
 /**
- * The conversation area (at most 500 px high, spec section 9), kept scrolled to the newest
+ * The conversation area (at most 500 px high), kept scrolled to the newest
  * message when one arrives; 'Load more messages' on top puts older ones in front without moving
  * what is on screen.
  */

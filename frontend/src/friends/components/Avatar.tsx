@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_AVATAR } from '../../components/ProfileMenu';
 
-/** A person's profile picture, the default avatar when missing or broken (spec section 3). */
+/** A person's profile picture, the default avatar when missing or broken. */
 export function Avatar({
   src,
   name,

@@ -8,7 +8,7 @@ interface RequestListProps {
   onDecline: (id: string) => void;
 }
 
-/** Friend requests addressed to the user, each with Accept and Decline (spec section 4). */
+/** Friend requests addressed to the user, each with Accept and Decline. */
 export function RequestList({ entries, onAccept, onDecline }: RequestListProps) {
   return (
     <ul className="person-list" aria-label="Friend requests">

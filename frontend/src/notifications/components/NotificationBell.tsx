@@ -6,7 +6,7 @@ import { badgeText, NOTIFICATION_TEXTS } from '../notificationsState';
 import { NotificationList } from './NotificationList';
 
 /**
- * The bell in the top bar (issue 21): the unread count on it; a click (or Enter/Space) opens the
+ * The bell in the top bar: the unread count on it; a click (or Enter/Space) opens the
  * panel of recent notifications and reads them again, focus moving into it. Escape closes it and
  * gives focus back to the bell, as does a click outside or Tab out of it (without taking focus
  * back). Each notification opens what it is about, marked read; 'Mark all read' marks them all.

@@ -9,7 +9,7 @@ import { ShareLinkForm } from './ShareLinkForm';
 import { ShareLinkView } from './ShareLinkView';
 
 /**
- * The owner's share dialog of a trip (issue 20; the trip screen's Share button): a modal
+ * The owner's share dialog of a trip (the trip screen's Share button): a modal
  * `<dialog>` (the page is inert behind it, Escape or Close closes it and the focus returns to
  * the opener) holding the trip's link, or the form of a new one. Revoke asks first, as Delete
  * does. Rules: `sharing/shareState`.

@@ -85,7 +85,7 @@ function SharedTripBody({ trip }: { trip: SharedTrip }) {
 }
 
 /**
- * The public page of a share link (`/s/{token}`, issue 20): no login, the landing page's look.
+ * The public page of a share link (`/s/{token}`): no login, the landing page's look.
  * The trip's name and dates, its map with a pin per destination (the app's map, keyless unless
  * a key is configured), and each destination with its dates, its photo carousel and, when the
  * owner chose so, its story and journal. A revoked, expired or unknown link says

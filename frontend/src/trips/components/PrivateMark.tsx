@@ -1,7 +1,7 @@
 import { LockIcon } from '../../components/icons';
 import { TRIP_TEXTS } from '../api';
 
-/** The small lock of a private trip (issue 20): named "Private trip" and titled so. */
+/** The small lock of a private trip: named "Private trip" and titled so. */
 export function PrivateMark() {
   return (
     <span

@@ -2,7 +2,7 @@ import { DownloadIcon } from '../../components/icons';
 import { EXPORT_TEXTS, tripExportLinks } from '../export';
 
 /**
- * The trip screen's Export group (issue 22): one plain download link per format to the API
+ * The trip screen's Export group: one plain download link per format to the API
  * (`GET /api/trips/{id}/export.<format>`, the session cookie goes with it; the server names the
  * file). Only the trip's owner reaches the trip screen, so only they see it.
  */

@@ -3,7 +3,7 @@ import { progressPercent, uploadNote, type UploadProgress as Progress } from '..
 /**
  * The upload's progress bar (indeterminate until the size is known) and what it is doing:
  * `note` (default: the trip form's), with the percentage beside the bar when `showPercent`
- * (the trips list's Import, issue 22).
+ * (the trips list's Import).
  */
 export function UploadProgress({
   progress,

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { TRIP_TEXTS, VISIBILITY_CHOICES } from '../api';
 
 /**
- * Who can see the trip (issue 20): a group of two radio buttons under its legend, Friends (the
+ * Who can see the trip: a group of two radio buttons under its legend, Friends (the
  * default) and Only me, each with a line saying what it means. Arrow keys move between them.
  */
 export function VisibilityField({
