@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deploy/test/k8s-tools.sh: the tools deploy/test/k8s.test.ts renders and validates the manifests
+# deploy/test/k8s-tools.sh: the tools deploy/test/k8s-rendered.test.ts renders and validates the manifests
 # with, built once when missing (cached in ${WAYFARER_CACHE:-~/.cache/wayfarer}, like
 # deploy/local's servers). Prints, one per line (logs go to stderr):
 #   KUSTOMIZE=<command that renders a kustomization dir>   `kubectl kustomize` when kubectl's
