@@ -6,7 +6,9 @@
  *   node --import tsx bench/report.ts      (scripts/bench.sh runs it after the benchmarks)
  *
  * Reads `BENCH_RESULTS_DIR` (default `bench/.results`): one `*.json` per budget, and `runs.txt`
- * (one line per benchmark run: `<exit code> <file>`, written by scripts/bench.sh).
+ * (one line per benchmark run: `<exit code> <file>`, written by scripts/bench.sh). The history
+ * of each bench is not here but in its own run log, `bench/results/<area>-<name>.md`, which
+ * `recordBudget` appends to as the bench runs.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
