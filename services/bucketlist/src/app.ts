@@ -11,7 +11,7 @@ import type { BucketListContext } from './routes/context';
 export interface BucketListDeps {
   logger: Logger;
   pool: Pool;
-  /** The items store (also used by the trips consumer). */
+  /** The items store (also used by the consumers). */
   items: ItemsStore;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
@@ -35,8 +35,7 @@ export function buildApp(deps: BucketListDeps): FastifyInstance {
   });
   const ctx: BucketListContext = {
     app,
-    items: deps.items,
-    relay: deps.relay,
+    deps: { pool: deps.pool, items: deps.items, relay: deps.relay },
     now: deps.now ?? (() => new Date()),
   };
   bucketListRoutes(ctx);

@@ -2,20 +2,21 @@ import { composeService, groupId } from '@wayfarer/service-kit';
 import { openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { BucketListEnv } from './config';
-import { ERASURE_CONSUMER, startErasureConsumer } from './events/erasure';
+import { CONSUMERS, type ConsumerOptions } from './events/consumers';
+import { startErasureConsumer } from './events/consumers/erasure';
+import { startTripConsumer } from './events/consumers/trips';
 import { PUBLISHED_TOPICS } from './events/outbox';
-import { CONSUMERS, startTripConsumer, type TripConsumerOptions } from './events/trips';
 import { ItemsStore } from './store/items';
 import { migrations } from './store/migrations';
 
 /** What a caller may set besides the env (tests: a consumer that skips earlier history). */
-export type BucketListServiceOptions = Pick<TripConsumerOptions, 'skipHistory' | 'maxRetryDelayMs'>;
+export type BucketListServiceOptions = ConsumerOptions;
 
 /**
  * bucketlist's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, the outbox relay, the trips consumer, the erasure consumer, the app). `main.ts` listens with
- * it; the integration tests boot it with a test env. `close()` closes the app, the consumer,
- * the relay, then the pool.
+ * migrations applied, the outbox relay, the trips and erasure consumers, the app). `main.ts`
+ * listens with it; the integration tests boot it with a test env. `close()` closes the app, the
+ * consumers, the relay, then the pool.
  */
 export async function createService(env: BucketListEnv, options: BucketListServiceOptions = {}) {
   return composeService(async (onClose) => {
@@ -42,8 +43,9 @@ export async function createService(env: BucketListEnv, options: BucketListServi
     const erasureConsumer = startErasureConsumer({
       kafka,
       pool,
+      items,
       logger,
-      groupId: groupId(env, ERASURE_CONSUMER),
+      groupId: groupId(env, CONSUMERS.erasure),
       ...options,
     });
     onClose(() => erasureConsumer.stop());

@@ -23,3 +23,8 @@ export function placesVisitedBy(
 const ITEM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isItemId = (id: string): boolean => ITEM_ID.test(id);
+
+/** Whether two itineraries are the same list (saving it again changes nothing). */
+export function sameItinerary(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((entry, i) => entry === b[i]);
+}

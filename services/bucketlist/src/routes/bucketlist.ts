@@ -14,18 +14,19 @@ import {
   requireUserId,
   sendOutcome,
 } from '@wayfarer/service-kit';
-import { isItemId } from '../domain/visits';
+import { addItem } from '../usecases/add-item';
+import { listItems } from '../usecases/list-items';
+import { visitItem } from '../usecases/visit-item';
 import type { BucketListContext } from './context';
 
 const Params = z.object({ id: z.string() });
 
 export function bucketListRoutes(ctx: BucketListContext): void {
-  const { app, items } = ctx;
+  const { app, deps } = ctx;
 
-  /** Every item of the caller, visited ones included (the client drops them, spec section 7). */
+  /** Every item of the caller, visited ones included (the client drops them). */
   app.get('/api/bucketlist', async (request) => {
-    const userId = requireUserId(request);
-    const body: BucketListResponse = await items.list(userId);
+    const body: BucketListResponse = await listItems(deps, requireUserId(request));
     return body;
   });
 
@@ -35,11 +36,10 @@ export function bucketListRoutes(ctx: BucketListContext): void {
     // unknown keys (an ownerId, an _id) are dropped by the schema
     const input = parse(NewBucketListItem, request.body);
     const claim = jsonIdempotencyClaim(request, userId, input);
-    const outcome = await items.add(userId, input, claim, (item) => {
+    const outcome = await addItem(deps, userId, input, claim, (item) => {
       const body: BucketListItemResponse = { data: item };
       return recordedAnswer(201, body);
     });
-    if (!outcome.replayed) ctx.relay?.kick();
     return sendOutcome(reply, outcome);
   });
 
@@ -47,9 +47,8 @@ export function bucketListRoutes(ctx: BucketListContext): void {
   app.delete('/api/bucketlist/:id', async (request) => {
     const userId = requireUserId(request);
     const { id } = parse(Params, request.params);
-    const item = isItemId(id) ? await items.visit(userId, id, ctx.now()) : null;
+    const item = await visitItem(deps, userId, id, ctx.now());
     if (!item) throw notFound(BucketListMessages.notFound);
-    ctx.relay?.kick();
     const body: BucketListVisitResponse = { message: BucketListMessages.visited, data: item };
     return body;
   });

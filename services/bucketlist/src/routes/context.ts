@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { OutboxRelay } from '@wayfarer/service-kit';
-import type { ItemsStore } from '../store/items';
+import type { BucketListUseCaseDeps } from '../usecases/deps';
 
-/** What the route modules share. */
+/** What the route modules share: the app, what the use cases work with, the clock. */
 export interface BucketListContext {
   app: FastifyInstance;
-  items: ItemsStore;
-  relay?: Pick<OutboxRelay, 'kick'>;
+  deps: BucketListUseCaseDeps;
   now: () => Date;
 }

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BucketListItem, NewBucketListItem, VisitedByTrip } from '@wayfarer/contracts';
-import type { IdempotencyClaim, IdempotentOutcome, RecordedAnswer } from '@wayfarer/service-kit';
-import {
-  idempotentTransaction,
-  withTransaction,
-  type Pool,
-  type PoolClient,
-} from '@wayfarer/service-kit/pg';
+import type { Pool, PoolClient } from '@wayfarer/service-kit/pg';
 import type { UnvisitedPlace } from '../domain/visits';
-import { enqueueItemAdded, enqueueItemVisited, enqueueItinerarySaved } from '../events/outbox';
 
 interface ItemRow {
   id: string;
@@ -45,9 +38,9 @@ function toItem(row: ItemRow): BucketListItem {
 export type ExportedBucketListItem = BucketListItem & { itinerary: string[] };
 
 /**
- * Bucket-list items in PostgreSQL. Every change writes its event to the outbox in the same
- * transaction; a change that changes nothing (visiting a visited place, saving the same
- * itinerary) writes none. Every query is scoped by owner: another user's item is not found.
+ * Bucket-list items in PostgreSQL. Reads use the pool; writes run in the caller's transaction
+ * (`client`: the use case's, which writes the change's events to the outbox in it). Every
+ * query is scoped by owner: another user's item is not found.
  */
 export class ItemsStore {
   constructor(private readonly pool: Pool) {}
@@ -61,7 +54,7 @@ export class ItemsStore {
     return rows.map(toItem);
   }
 
-  /** Every item of `ownerId` with its itinerary, oldest first (the account export, issue 22). */
+  /** Every item of `ownerId` with its itinerary, oldest first (the account export). */
   async listWithItineraries(ownerId: string): Promise<ExportedBucketListItem[]> {
     const { rows } = await this.pool.query<ItemRow & { itinerary: string[] }>(
       `SELECT ${ITEM_COLUMNS}, itinerary FROM bucket_items
@@ -71,56 +64,50 @@ export class ItemsStore {
     return rows.map((row) => ({ ...toItem(row), itinerary: row.itinerary }));
   }
 
-  /**
-   * Adds a place, with its event, in one transaction; with a `claim` (the request's
-   * `Idempotency-Key`) the key and `answer` are recorded in that same transaction, and a retry
-   * with the key is answered what the first was, adding nothing (service-kit
-   * `idempotentTransaction`).
-   */
-  async add(
+  /** Adds a place (a new id), in the caller's transaction. */
+  async insert(
+    client: PoolClient,
     ownerId: string,
     input: NewBucketListItem,
-    claim: IdempotencyClaim | null,
-    answer: (item: BucketListItem) => RecordedAnswer,
-  ): Promise<IdempotentOutcome<BucketListItem>> {
-    return idempotentTransaction(this.pool, claim, async (client) => {
-      const { rows } = await client.query<ItemRow>(
-        `INSERT INTO bucket_items (id, owner_id, place, latitude, longitude, description)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ITEM_COLUMNS}`,
-        [
-          randomUUID(),
-          ownerId,
-          input.place,
-          input.latitude,
-          input.longitude,
-          input.description ?? null,
-        ],
-      );
-      const item = toItem(rows[0]!);
-      await enqueueItemAdded(client, ownerId, item);
-      return { answer: answer(item), value: item };
-    });
+  ): Promise<BucketListItem> {
+    const { rows } = await client.query<ItemRow>(
+      `INSERT INTO bucket_items (id, owner_id, place, latitude, longitude, description)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ITEM_COLUMNS}`,
+      [
+        randomUUID(),
+        ownerId,
+        input.place,
+        input.latitude,
+        input.longitude,
+        input.description ?? null,
+      ],
+    );
+    return toItem(rows[0]!);
   }
 
-  /**
-   * Marks the owner's item visited now (the checkbox). Null when the owner has no such item;
-   * an item already visited is answered as it is, with no new event.
-   */
-  async visit(ownerId: string, id: string, now: Date): Promise<BucketListItem | null> {
-    return withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<ItemRow>(
-        `UPDATE bucket_items SET visited_at = $3
-          WHERE id = $1 AND owner_id = $2 AND visited_at IS NULL
-         RETURNING ${ITEM_COLUMNS}`,
-        [id, ownerId, now],
-      );
-      if (rows[0]) {
-        const item = toItem(rows[0]);
-        await enqueueItemVisited(client, ownerId, item);
-        return item;
-      }
-      return this.find(client, ownerId, id);
-    });
+  /** Marks the owner's unvisited item visited at `at`; null when there is no such unvisited item. */
+  async markVisited(
+    client: PoolClient,
+    ownerId: string,
+    id: string,
+    at: Date,
+  ): Promise<BucketListItem | null> {
+    const { rows } = await client.query<ItemRow>(
+      `UPDATE bucket_items SET visited_at = $3
+        WHERE id = $1 AND owner_id = $2 AND visited_at IS NULL
+       RETURNING ${ITEM_COLUMNS}`,
+      [id, ownerId, at],
+    );
+    return rows[0] ? toItem(rows[0]) : null;
+  }
+
+  /** The owner's item, or null. */
+  async find(client: PoolClient, ownerId: string, id: string): Promise<BucketListItem | null> {
+    const { rows } = await client.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM bucket_items WHERE id = $1 AND owner_id = $2`,
+      [id, ownerId],
+    );
+    return rows[0] ? toItem(rows[0]) : null;
   }
 
   /** The owner's item's itinerary; null when the owner has no such item. */
@@ -132,20 +119,21 @@ export class ItemsStore {
     return rows[0]?.itinerary ?? null;
   }
 
-  /** Replaces the owner's item's itinerary; null when the owner has no such item. */
-  async saveItinerary(ownerId: string, id: string, itinerary: string[]): Promise<string[] | null> {
-    return withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ itinerary: string[] }>(
-        'SELECT itinerary FROM bucket_items WHERE id = $1 AND owner_id = $2 FOR UPDATE',
-        [id, ownerId],
-      );
-      const saved = rows[0]?.itinerary;
-      if (saved === undefined) return null;
-      if (sameList(saved, itinerary)) return saved;
-      await client.query('UPDATE bucket_items SET itinerary = $2 WHERE id = $1', [id, itinerary]);
-      await enqueueItinerarySaved(client, ownerId, id, itinerary);
-      return itinerary;
-    });
+  /**
+   * The owner's item's itinerary, the row locked until the caller's transaction ends; null
+   * when the owner has no such item.
+   */
+  async lockItinerary(client: PoolClient, ownerId: string, id: string): Promise<string[] | null> {
+    const { rows } = await client.query<{ itinerary: string[] }>(
+      'SELECT itinerary FROM bucket_items WHERE id = $1 AND owner_id = $2 FOR UPDATE',
+      [id, ownerId],
+    );
+    return rows[0]?.itinerary ?? null;
+  }
+
+  /** Replaces an item's itinerary (locked by `lockItinerary` in the same transaction). */
+  async setItinerary(client: PoolClient, id: string, itinerary: readonly string[]): Promise<void> {
+    await client.query('UPDATE bucket_items SET itinerary = $2 WHERE id = $1', [id, itinerary]);
   }
 
   /** The owner's unvisited places (what a trip may tick off), in the caller's transaction. */
@@ -159,9 +147,8 @@ export class ItemsStore {
   }
 
   /**
-   * Marks these items of the owner visited by `trip` at `at`, in the caller's transaction
-   * (the consumer's, with its processed-event marker); the ones visited meanwhile are left as
-   * they are. Returns the items it changed.
+   * Marks these items of the owner visited by `trip` at `at`, in the caller's transaction; the
+   * ones visited meanwhile are left as they are. Returns the items it changed.
    */
   async visitByTrip(
     client: PoolClient,
@@ -178,24 +165,15 @@ export class ItemsStore {
        RETURNING ${ITEM_COLUMNS}`,
       [ids, ownerId, at, trip.tripId, trip.name],
     );
-    const items = rows.map(toItem);
-    for (const item of items) await enqueueItemVisited(client, ownerId, item);
-    return items;
+    return rows.map(toItem);
   }
 
-  private async find(
-    client: PoolClient,
-    ownerId: string,
-    id: string,
-  ): Promise<BucketListItem | null> {
-    const { rows } = await client.query<ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM bucket_items WHERE id = $1 AND owner_id = $2`,
-      [id, ownerId],
-    );
-    return rows[0] ? toItem(rows[0]) : null;
+  /**
+   * Erasure: every place of the owner (visited ones and itineraries included) and the
+   * `Idempotency-Key`s of their adds (each holds a copy of an answer naming a place).
+   */
+  async eraseOwner(client: PoolClient, ownerId: string): Promise<void> {
+    await client.query('DELETE FROM bucket_items WHERE owner_id = $1', [ownerId]);
+    await client.query('DELETE FROM idempotency_keys WHERE owner_id = $1', [ownerId]);
   }
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }

@@ -8,7 +8,7 @@ import {
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { BucketListEnv } from '../../src/config';
-import { CONSUMERS } from '../../src/events/trips';
+import { CONSUMERS } from '../../src/events/consumers';
 import { createService } from '../../src/service';
 
 it('creates its database on start when PG_URL names the server (compose)', async () => {

@@ -3,7 +3,7 @@ import { makeEvent, Topics, UserDeleted } from '@wayfarer/contracts';
 import { tablesHolding, testKafka } from '@wayfarer/test-kit';
 import { newUserId, startBucketList, type Harness } from './harness';
 
-// issue 19: auth's user.deleted makes bucketlist erase the user's places, itineraries, keys
+// auth's user.deleted makes bucketlist erase the user's places, itineraries, keys
 // and outbox rows
 
 let h: Harness;

@@ -12,7 +12,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the bucketlist area of the account export (issue 22)', () => {
+describe('the bucketlist area of the account export', () => {
   it("holds the user's places with their itineraries, and none of another user's", async () => {
     const ann = newUserId();
     const bob = newUserId();

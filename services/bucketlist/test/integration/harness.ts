@@ -22,8 +22,7 @@ import {
   uniqueSuffix,
 } from '@wayfarer/test-kit';
 import { BucketListEnv } from '../../src/config';
-import { ERASURE_CONSUMER } from '../../src/events/erasure';
-import { CONSUMERS } from '../../src/events/trips';
+import { CONSUMERS } from '../../src/events/consumers';
 import { createService, type BucketListService } from '../../src/service';
 
 /** The identity header of a signed-in user (`h.app` adds the gateway's proof of it). */
@@ -86,7 +85,7 @@ export async function startBucketList(): Promise<Harness> {
     await svc.tripConsumer.started;
     await svc.erasureConsumer.started;
     await producer.disconnect();
-    await dropConsumerGroups([groupId(env, CONSUMERS.trips), groupId(env, ERASURE_CONSUMER)]);
+    await dropConsumerGroups([groupId(env, CONSUMERS.trips), groupId(env, CONSUMERS.erasure)]);
     await dropDatabase(dbUrl);
   };
   try {

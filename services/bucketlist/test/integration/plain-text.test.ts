@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, newUserId, startBucketList, type Harness } from './harness';
 
 /*
- * Every text input of bucketlist is plain text (contracts' `plainText`, issue 18): a control
+ * Every text input of bucketlist is plain text (contracts' `plainText`): a control
  * character, DEL or a lone surrogate is a 400 naming the field, before PostgreSQL sees it
  * (it refuses NUL in text: that was a 500), and nothing is written.
  */

@@ -119,7 +119,7 @@ describe('a trip near a bucket-list place', () => {
   });
 });
 
-describe('a trip changed after it was saved (trip.updated, issue 19)', () => {
+describe('a trip changed after it was saved (trip.updated)', () => {
   type Stop = { id: string; latitude: number; longitude: number };
   /** `trip.updated` as trips publishes it: the trip after the change, what the change did. */
   const update = async (
