@@ -9,7 +9,7 @@ import { RequestList } from '../friends/components/RequestList';
 import { FRIENDS_TEXTS, friendMarkers } from '../friends/friendsState';
 import { useFriends } from '../friends/useFriends';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
-import { useLive } from '../notifications/LiveProvider';
+import { useLive } from '../live/LiveProvider';
 import '../styles/trips.css';
 import '../styles/friends.css';
 

@@ -30,7 +30,7 @@ import { useTripPhotos } from '../trips/useTripPhotos';
 import { useFriendPhotos } from '../friends/useFriendPhotos';
 import { renderJournal } from '../journal/renderJournal';
 import { renderItinerary } from '../bucketlist/renderItinerary';
-import { LiveProvider } from '../notifications/LiveProvider';
+import { LiveProvider } from '../live/LiveProvider';
 import { LiveBell, LiveTitle, NavCount, useNavCounts } from '../notifications/components/LiveParts';
 import '../styles/layout.css';
 

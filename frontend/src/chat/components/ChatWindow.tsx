@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ArrowLeftIcon } from '../../components/icons';
 import { Avatar } from '../../friends/components/Avatar';
-import { useLive } from '../../notifications/LiveProvider';
+import { useLive } from '../../live/LiveProvider';
 import { CHAT_TEXTS } from '../chatState';
 import { useChat } from '../useChat';
 import { Composer } from './Composer';

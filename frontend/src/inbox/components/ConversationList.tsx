@@ -1,7 +1,7 @@
 import type { ConversationSummary } from '@wayfarer/contracts';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../friends/components/Avatar';
-import { timeAgo } from '../../notifications/notificationsState';
+import { timeAgo } from '../../lib/timeAgo';
 import { previewOf } from '../inboxState';
 
 /**

@@ -1,4 +1,4 @@
-import { useLive } from '../LiveProvider';
+import { useLive } from '../../live/LiveProvider';
 import { badgeText } from '../notificationsState';
 import { useTitleCount } from '../useTitleCount';
 import { NotificationBell } from './NotificationBell';

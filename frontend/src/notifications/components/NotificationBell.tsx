@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { BellIcon } from '../../components/icons';
-import type { LiveValue } from '../LiveProvider';
+import type { LiveValue } from '../../live/LiveProvider';
 import { badgeText, NOTIFICATION_TEXTS } from '../notificationsState';
 import { NotificationList } from './NotificationList';
 

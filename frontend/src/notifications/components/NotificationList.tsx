@@ -1,14 +1,14 @@
 import type { Notification } from '@wayfarer/contracts';
 import { Avatar } from '../../friends/components/Avatar';
-import type { LiveValue } from '../LiveProvider';
+import type { LiveValue } from '../../live/LiveProvider';
 import {
   actorName,
   NOTIFICATION_TEXTS,
   notificationTarget,
   notificationText,
-  timeAgo,
 } from '../notificationsState';
-import { useNow } from '../useNow';
+import { useNow } from '../../lib/useNow';
+import { timeAgo } from '../../lib/timeAgo';
 
 /** The panel's body: header with 'Mark all read', then loading, error, empty or the list. */
 export function NotificationList({

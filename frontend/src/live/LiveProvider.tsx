@@ -20,9 +20,14 @@ import {
   unreadConversations,
   type InboxState,
 } from '../inbox/inboxState';
-import { fetchNotifications, markNotificationsRead } from './api';
-import { bellReducer, initialBellState, unreadIds, type BellState } from './notificationsState';
-import { connectLive } from './socket';
+import { fetchNotifications, markNotificationsRead } from '../notifications/api';
+import {
+  bellReducer,
+  initialBellState,
+  unreadIds,
+  type BellState,
+} from '../notifications/notificationsState';
+import { connectLive } from '../notifications/socket';
 
 /** How often the counts are read again while the page is visible (pushes come meanwhile). */
 export const LIVE_REFRESH_MS = 60_000;
@@ -51,7 +56,8 @@ export interface LiveValue {
 const LiveContext = createContext<LiveValue | null>(null);
 
 /**
- * The signed-in layout's live state: the bell's notifications and unread count, the
+ * The signed-in layout's live state (it joins the notifications, inbox and friends features, so
+ * none of them imports another): the bell's notifications and unread count, the
  * inbox, the pending friend requests. Read on mount, every `LIVE_REFRESH_MS` and when the window
  * regains focus, and after a reconnect; kept current between by the socket's `notification`
  * pushes (a request read the requests again, a message updates the inbox at once and reads it).
