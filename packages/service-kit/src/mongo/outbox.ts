@@ -139,7 +139,8 @@ function databasesOf(collections: readonly Collection<OutboxDoc>[]): Db[] {
  * Each round: find up to `batchSize` pending, unclaimed documents by the `outboxPending` index;
  * claim them with one conditional `updateMany` (per document atomic, so each is claimed by one
  * instance); read back the ones this round claimed; send; then per document pull the sent
- * entries and release the claim, and drop the pending flag if the array is empty. A failed send
+ * entries and release the claim, and drop the pending flag if the array is empty (one write
+ * when no entry was pushed since the read, the usual case). A failed send
  * releases the claims at once.
  *
  * At start it creates the index on every collection and flags documents written before the
@@ -210,6 +211,16 @@ export function startMongoOutboxRelay(options: MongoOutboxRelayOptions): OutboxR
     }
     for (const doc of docs) {
       const sentIds = (doc.outbox ?? []).map((e) => e.id);
+      // the common case in one write: nothing was pushed since the read (entries are only ever
+      // appended by writers and taken out by the claim holder, so the same count is the same
+      // entries): empty the outbox, release the claim and drop the flag together
+      if (sentIds.length > 0 && !doc.deletedAt) {
+        const emptied = await collection.updateOne(
+          { _id: doc._id, 'outboxClaim.by': claim, outbox: { $size: sentIds.length } },
+          { $set: { outbox: [] }, $unset: { outboxClaim: '', outboxPending: '' } },
+        );
+        if (emptied.modifiedCount === 1) continue;
+      }
       const pull = { outbox: { id: { $in: sentIds } } };
       const released = await collection.updateOne(
         { _id: doc._id, 'outboxClaim.by': claim },

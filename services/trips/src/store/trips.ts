@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Collection, Db, Document } from 'mongodb';
 import {
   MongoIdempotency,
@@ -157,6 +158,26 @@ const atRev = (rev: number | undefined): Document =>
 
 /** Where the journal text of a destination is kept in its trip (`StoredTripDoc.stories`). */
 const storyPath = (destinationId: string): string => `stories.${destinationId}`;
+
+/**
+ * The `$set` of a change's destinations: when the list keeps the same destinations in the same
+ * order (an edit of some of them), only the entries that differ, by position (the update is
+ * conditional on the version and `rev` they were read at, so positions are those of the stored
+ * list); otherwise the whole list. An edit of one story then sends one destination, not all.
+ */
+function destinationsUpdate(
+  before: readonly TripDoc['destinations'][number][],
+  after: readonly TripDoc['destinations'][number][],
+): Document {
+  const sameList =
+    before.length === after.length && before.every((d, i) => d._id === after[i]!._id);
+  if (!sameList) return { destinations: after };
+  const changed: Document = {};
+  after.forEach((d, i) => {
+    if (!isDeepStrictEqual(d, before[i])) changed[`destinations.${i}`] = d;
+  });
+  return changed;
+}
 
 /** How many trips an instance keeps as it last wrote them (`TripsRepo.writtenHere`). */
 export const WRITTEN_HERE_MAX = 64;
@@ -361,7 +382,7 @@ export class TripsRepo {
           name: next.name,
           startDate: next.startDate,
           endDate: next.endDate,
-          destinations: next.destinations,
+          ...destinationsUpdate(current.destinations, next.destinations),
           visibility: next.visibility,
           version: next.version,
           summaryJson: tripSummaryJson(next),
