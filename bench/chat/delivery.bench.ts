@@ -1,5 +1,5 @@
 /**
- * Chat delivery latency (issue 12): from `send_message` on one user's socket to
+ * Chat delivery latency: from `send_message` on one user's socket to
  * `receive_message` on the friend's, p50 and p99, with PAIRS x 3 x 2 sockets connected, for the
  * classic and the sharded Redis adapter in one run:
  *

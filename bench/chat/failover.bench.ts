@@ -1,5 +1,5 @@
 /**
- * Chat failover (issue 18): how long a client whose chat instance goes away is without a socket,
+ * Chat failover: how long a client whose chat instance goes away is without a socket,
  * from its `disconnect` to its next `connect`, through the gateway. Budget: under 2 s, for every
  * client, whether the instance is stopped (SIGTERM: its graceful shutdown, as the stack runner's
  * `stopProcess` and Kubernetes do) or killed (SIGKILL: a crash).

@@ -1,5 +1,5 @@
 /**
- * Issue 21: the inbox (`GET /api/conversations`) of a user with 500 conversations, p95 within
+ * The inbox (`GET /api/conversations`) of a user with 500 conversations, p95 within
  * 3x a primary-key read (`findOne({_id})` of a user document) on the same MongoDB-wire database
  * in the same rounds.
  *

@@ -1,6 +1,6 @@
 /**
- * Journal memory under load (issue 8, finding 8: "memory grew from 156 to 326 MB over two
- * one-minute load runs and did not come back when idle"). Is it a leak?
+ * Journal memory under load: memory that grows over two one-minute load runs (156 to 326 MB
+ * once) and does not come back when idle would be a leak. Is it one?
  *
  *   node --import tsx bench/journal/memory.ts          (infra up: npm run infra:up)
  *

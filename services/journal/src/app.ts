@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { exportRoutes } from './routes/export';
+import { installJournalErrors } from './routes/errors';
 import { journalRoutes } from './routes/journal';
 import type { JournalStores } from './store';
 
@@ -34,7 +35,9 @@ export function buildApp(deps: JournalDeps): FastifyInstance {
     // ids longer than the router's default 100 get our 400 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
-  const ctx = { app, stores: deps.stores, relay: deps.relay };
+  // journal's errors are answered as HTTP errors by every route (routes/errors.ts)
+  installJournalErrors(app);
+  const ctx = { app, deps: { stores: deps.stores, relay: deps.relay } };
   journalRoutes(ctx);
   exportRoutes(ctx);
   return app;

@@ -1,8 +1,8 @@
 import type { TripVisibility } from '@wayfarer/contracts';
 
 /**
- * Who may read and write a destination's journal (spec section 6: the owner edits, friends
- * read, nobody else sees it; issue 20: a private trip's journals are its owner's alone). Pure:
+ * Who may read and write a destination's journal (the owner edits, friends read, nobody
+ * else sees it; a private trip's journals are its owner's alone). Pure:
  * the caller looks up the owner, the trip's visibility and the friendship.
  */
 
@@ -15,7 +15,7 @@ export interface AccessFacts {
   ownerId: string | null;
   /** Whether the caller and the owner are friends (ignored for the owner). */
   friends: boolean;
-  /** The trip's visibility (absent: `friends`, every trip before issue 20). */
+  /** The trip's visibility (absent: `friends`, every trip written before trips had a visibility). */
   visibility?: TripVisibility;
 }
 

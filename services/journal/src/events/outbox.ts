@@ -6,7 +6,7 @@ export const PUBLISHED_TOPICS: readonly Topic[] = [Topics.journalEntry];
 
 /**
  * The `journal.saved` outbox entry of a save, keyed by destination id; `content` is the saved
- * text (issue 20: trips shows it on share links that include stories).
+ * text (trips shows it on share links that include stories).
  */
 export function journalSavedEntry(
   save: { destinationId: string; ownerId: string; date: string; content: string },

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { OutboxRelay } from '@wayfarer/service-kit';
-import type { JournalStores } from '../store';
+import type { JournalUseCaseDeps } from '../usecases/deps';
 
-/** What the route modules share. */
+/** What the route modules share: the app and what the use cases work with. */
 export interface JournalContext {
   app: FastifyInstance;
-  stores: JournalStores;
-  relay?: Pick<OutboxRelay, 'kick'>;
+  deps: JournalUseCaseDeps;
 }

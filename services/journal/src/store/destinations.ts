@@ -5,9 +5,9 @@ import { TRIP_FIRST_VERSION, type TripVisibility } from '@wayfarer/contracts';
  * Projection of destination owners, built from trips' `trip.created` / `trip.updated` /
  * `trip.deleted`. A deleted trip's destinations stay as tombstones (`deletedAt` set), so a
  * replayed or late `trip.created` cannot bring them (and their journals) back: ids are never
- * reused. Each keeps its trip's visibility (issue 20) and the trip version that said it, so an
- * older `trip.updated` arriving late cannot undo a newer one; documents written before issue 20
- * have neither (`friends`, version 1).
+ * reused. Each keeps its trip's visibility and the trip version that said it, so an older
+ * `trip.updated` arriving late cannot undo a newer one; documents written before trips had a
+ * visibility have neither (`friends`, version 1).
  */
 export interface DestinationDoc {
   _id: string;

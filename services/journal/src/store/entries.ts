@@ -104,7 +104,7 @@ export class JournalEntriesStore {
     }
   }
 
-  /** Every entry the user wrote, oldest save first (the account export, issue 22). */
+  /** Every entry the user wrote, oldest save first (the account export). */
   async byOwner(ownerId: string): Promise<ExportedJournalEntry[]> {
     const docs = await this.collection
       .find({ ownerId }, { projection: { content: 1, date: 1, updatedAt: 1 } })

@@ -3,7 +3,7 @@ import { UserDeleted } from '@wayfarer/contracts';
 import { collectionsHolding } from '@wayfarer/test-kit';
 import { readable, startJournal, type Harness } from './harness';
 
-// issue 19: auth's user.deleted makes journal erase the user's entries, destinations and
+// auth's user.deleted makes journal erase the user's entries, destinations and
 // friendships; trips' later trip.deleted leaves tombstones naming no owner
 
 let h: Harness;

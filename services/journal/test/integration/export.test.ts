@@ -12,7 +12,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the journal area of the account export (issue 22)', () => {
+describe('the journal area of the account export', () => {
   it("holds the user's entries with their destination ids, and none of another user's", async () => {
     const [ann, bob] = [h.id('ann'), h.id('bob')];
     const [rome, oslo, bergen] = [h.id('rome'), h.id('oslo'), h.id('bergen')];

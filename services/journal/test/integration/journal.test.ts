@@ -102,7 +102,7 @@ describe('POST /api/journal', () => {
         e.aggregateId === dest &&
         (e.payload as { date?: string }).date === date,
     );
-    // the saved text rides along (issue 20: trips shows it on links that include stories)
+    // the saved text rides along (trips shows it on links that include stories)
     expect(event!.payload).toEqual({
       destinationId: dest,
       ownerId: owner,

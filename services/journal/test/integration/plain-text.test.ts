@@ -3,7 +3,7 @@ import { IdentityHeaders } from '@wayfarer/contracts';
 import { readable, startJournal, type Harness } from './harness';
 
 /*
- * Every text input of journal is plain text (issue 18): content is multi-line (tabs and line
+ * Every text input of journal is plain text: content is multi-line (tabs and line
  * breaks kept), the destination id one line; a control character or a lone surrogate is a 400
  * naming the field, and nothing is saved (a lone surrogate used to be stored as U+FFFD, a NUL
  * as it was). A JSON body in another charset than UTF-8 is a 415.

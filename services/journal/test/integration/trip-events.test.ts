@@ -6,7 +6,7 @@ import {
   TripUpdated,
   type EventEnvelope,
 } from '@wayfarer/contracts';
-import { applyTripEvent } from '../../src/events/trips';
+import { applyTripEvent } from '../../src/usecases/apply-trip-event';
 import { hidden, readable, startJournal, type Harness } from './harness';
 
 let h: Harness;
@@ -220,7 +220,7 @@ describe('projection effects on their own (no processed-event marker)', () => {
   });
 });
 
-describe('trip.updated (issue 19: a trip changed after it was saved)', () => {
+describe('trip.updated (a trip changed after it was saved)', () => {
   const summaries = (ids: string[]) =>
     ids.map((id) => ({
       id,

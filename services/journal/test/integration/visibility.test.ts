@@ -7,11 +7,11 @@ import {
   type EventEnvelope,
   type TripVisibility,
 } from '@wayfarer/contracts';
-import { applyTripEvent } from '../../src/events/trips';
+import { applyTripEvent } from '../../src/usecases/apply-trip-event';
 import { hidden, readable, startJournal, type Harness } from './harness';
 
 /**
- * Issue 20: a private trip's journals are its owner's alone. A friend reading or writing one
+ * A private trip's journals are its owner's alone. A friend reading or writing one
  * gets exactly a stranger's 404; the owner is unchanged; made `friends` again it is readable
  * again. The trip's visibility comes from `trip.created` / `trip.updated`, ordered by version.
  */
@@ -89,7 +89,7 @@ async function hiddenFromOthers(destinationId: string) {
   expect(write.json()).toEqual(notFound);
 }
 
-describe("a private trip's journals (issue 20)", () => {
+describe("a private trip's journals", () => {
   it('created private: the owner reads and writes, a friend gets a stranger’s 404', async () => {
     const tripId = h.id('vtrip1');
     const dest = h.id('vdest1');
@@ -120,7 +120,7 @@ describe("a private trip's journals (issue 20)", () => {
     await readable(h, owner, later);
     await hiddenFromOthers(later);
 
-    // back to friends (an update without visibility, as before issue 20, means friends)
+    // back to friends (an update without visibility, as before trips had a visibility, means friends)
     await h.publishEnvelope(Topics.tripsTrip, updated(tripId, 4, [dest, later]));
     expect((await readable(h, friend, dest)).json()).toMatchObject({ content: 'Shared.' });
     await readable(h, friend, later);

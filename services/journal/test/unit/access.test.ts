@@ -21,7 +21,7 @@ describe('relationOf', () => {
   it('is none when the destination is unknown', () => {
     expect(relationOf({ userId: 'a', ownerId: null, friends: true })).toBe('none');
   });
-  it("makes a friend a stranger to a private trip's destination, never its owner (issue 20)", () => {
+  it("makes a friend a stranger to a private trip's destination, never its owner", () => {
     expect(relationOf({ userId: 'b', ownerId: 'a', friends: true, visibility: 'private' })).toBe(
       'stranger',
     );

@@ -4,7 +4,6 @@ import {
   TripDeleted,
   TripUpdated,
   TRIP_FIRST_VERSION,
-  UserDeleted,
   visibilityOf,
   type EventEnvelope,
 } from '@wayfarer/contracts';
@@ -12,7 +11,7 @@ import type { Logger } from '@wayfarer/service-kit';
 import type { JournalStores } from '../store';
 
 /**
- * Applies one trips event to journal's projection. Idempotent by itself (MongoDB has no
+ * A trips event in journal's projection of destinations. Idempotent by itself (MongoDB has no
  * transaction to tie a processed-event marker to the effect):
  * - `trip.created`: insert-if-absent `{ _id: destinationId, ownerId, tripId, visibility,
  *   version: 1 }` per destination (`visibility`: `visibilityOf`, absent = friends);
@@ -81,24 +80,7 @@ async function removeDestinations(
   event: EventEnvelope,
 ): Promise<void> {
   if (ids.length === 0) return;
-  // tombstones first: a save racing with this re-checks them after its write (routes/journal)
+  // tombstones first: a save racing with this re-checks them after its write (save-journal)
   await stores.destinations.removeTripDestinations(tripId, ids, new Date(event.occurredAt));
   await stores.entries.removeMany(ids);
-}
-
-/**
- * Erasure (auth's `user.deleted`): the user's journal entries, destinations and friendships.
- * Idempotent. trips' `trip.deleted` of each of their trips may come later: it leaves only
- * tombstones naming no owner.
- */
-export async function applyUserEvent(
-  stores: Pick<JournalStores, 'destinations' | 'entries' | 'friendships'>,
-  event: EventEnvelope,
-): Promise<void> {
-  const deleted = readEvent(UserDeleted, event);
-  if (!deleted) return;
-  const { userId } = deleted.payload;
-  await stores.entries.eraseOwner(userId);
-  await stores.destinations.eraseOwner(userId);
-  await stores.friendships.forget(userId);
 }

@@ -1,22 +1,25 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { Topics } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
 import {
   friendshipProjection,
   startMongoProjections,
   type MongoProjections,
 } from '@wayfarer/service-kit/mongo';
-import type { JournalStores } from '../store';
-import { applyTripEvent, applyUserEvent } from './trips';
+import type { JournalStores } from '../../store';
+import { tripsConsumer } from './trips';
+import { usersConsumer } from './users';
 
 /**
  * journal's consumers: each name is its processed-event key and, behind KAFKA_GROUP_PREFIX
  * (`groupId(env, name)`), its Kafka consumer group.
  */
 export const CONSUMERS = {
+  /** trips' `trips.trip.v1` (trips.ts) */
   trips: 'journal-trips',
+  /** social's friendships (service-kit's `friendshipProjection`) */
   friendships: 'journal-friendships',
+  /** auth's `auth.user.v1`: the erasure of closed accounts (users.ts) */
   erasure: 'journal-erasure',
 } as const;
 
@@ -26,7 +29,7 @@ export interface ProjectionOptions {
   stores: JournalStores;
   logger: Logger;
   /** Kafka consumer groups: `groupId(env, CONSUMERS.x)` in production, unique ones in tests. */
-  groupIds: { trips: string; friendships: string; erasure: string };
+  groupIds: Record<keyof typeof CONSUMERS, string>;
   /**
    * Tests only: start a new group at the topic's end as of now instead of its beginning.
    * Production reads from the beginning (a fresh deployment rebuilds its projections from
@@ -38,39 +41,29 @@ export interface ProjectionOptions {
   maxRetryDelayMs?: number;
 }
 
-/** Both consumers' `crashes` count: tests observe a broker outage through it. */
-export type Projections = MongoProjections<keyof ProjectionOptions['groupIds']>;
+/** The consumers' `crashes` counts: tests observe a broker outage through them. */
+export type Projections = MongoProjections<keyof typeof CONSUMERS>;
 
 /**
  * Starts the projections journal keeps: destination owners (trips events), friendships
- * (social events), and the erasure of closed accounts (auth's `user.deleted`). Both handlers are idempotent and skip already-processed events;
- * an event whose payload fails its schema is logged and skipped (service-kit). The consumers
- * join in the background, retrying while Kafka is down, so HTTP is served from what the
- * projections already hold.
+ * (social events), and the erasure of closed accounts (auth's `user.deleted`). Every handler
+ * is idempotent and skips already-processed events; an event whose payload fails its schema
+ * is logged and skipped (service-kit). The consumers join in the background, retrying while
+ * Kafka is down, so HTTP is served from what the projections already hold.
  */
 export function startProjections(options: ProjectionOptions): Projections {
   const { groupIds, stores } = options;
   const log = options.logger.child({ component: 'projections' });
+  const consumer = (key: keyof typeof CONSUMERS) => ({
+    name: CONSUMERS[key],
+    groupId: groupIds[key],
+  });
   return startMongoProjections({
     ...options,
     projections: {
-      trips: {
-        name: CONSUMERS.trips,
-        groupId: groupIds.trips,
-        topics: [Topics.tripsTrip],
-        apply: (event) => applyTripEvent(stores, event, log),
-      },
-      friendships: friendshipProjection(stores.friendships, {
-        name: CONSUMERS.friendships,
-        groupId: groupIds.friendships,
-      }),
-      // a closed account (auth's user.deleted): its entries, destinations and friendships
-      erasure: {
-        name: CONSUMERS.erasure,
-        groupId: groupIds.erasure,
-        topics: [Topics.authUser],
-        apply: (event) => applyUserEvent(stores, event),
-      },
+      trips: tripsConsumer(stores, consumer('trips'), log),
+      friendships: friendshipProjection(stores.friendships, consumer('friendships')),
+      erasure: usersConsumer(stores, consumer('erasure')),
     },
   });
 }
