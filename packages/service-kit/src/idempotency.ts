@@ -10,10 +10,12 @@ import { HttpError } from './errors';
 
 /*
  * Idempotent creates, the part common to both stores (README "Idempotent creates"): reading
- * the client's key, fingerprinting what was asked, and answering a replay. Where the key is
- * recorded, atomically with the create, is the store's: `pg/idempotency.ts` (a row in the
- * create's transaction) and `mongo/idempotency.ts` (a field of the created document under a
- * unique index).
+ * the client's key, fingerprinting what was asked, and answering a replay. The key is claimed
+ * at one boundary, around the use case (`MongoIdempotency.runUseCase`, `idempotentUseCase`),
+ * and recorded atomically with the create by the store's write helpers: `pg/idempotency.ts`
+ * (a row in the create's transaction, which the store's `inTransaction` joins) and
+ * `mongo/idempotency.ts` (a field of the created document under a unique index, which the
+ * store's write adds with `keyedRecord`).
  */
 
 /** One create's claim on a key: the user it is scoped to, the key, and what was asked. */
@@ -118,6 +120,29 @@ export class RequestFingerprint {
     this.endFile();
     return this.hash.digest('base64url');
   }
+}
+
+/** A request whose body is streamed: its key, and the fingerprint fed as the body is read. */
+export interface StreamedClaim {
+  /** What the route feeds while reading the body: undefined without a key (nothing to feed). */
+  fingerprint?: RequestFingerprint;
+  /** The claim, once the body is read (null without a key). */
+  claim(): IdempotencyClaim | null;
+}
+
+/**
+ * The claim of a streamed create (a multipart form) by `owner`: the key is read first (a bad one
+ * is a 400 before the body is), the fingerprint starts with the method and path, and the route
+ * feeds it the parts it reads (`readForm(..., claim.fingerprint)`).
+ */
+export function streamedClaim(
+  request: Pick<FastifyRequest, 'headers' | 'method' | 'url'>,
+  owner: string,
+): StreamedClaim {
+  const key = idempotencyKeyOf(request);
+  if (key === null) return { claim: () => null };
+  const fingerprint = new RequestFingerprint(request.method, request.url);
+  return { fingerprint, claim: () => ({ owner, key, fingerprint: fingerprint.digest() }) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Collection, Document, ObjectId } from 'mongodb';
 import type { Logger } from 'pino';
 import { IdempotencyLimits } from '@wayfarer/contracts';
@@ -8,6 +9,7 @@ import {
   type IdempotentOutcome,
   type RecordedAnswer,
 } from '../idempotency';
+import { startPeriodic } from '../periodic';
 import { OUTBOX_PRUNE_BATCH, OUTBOX_PRUNE_INTERVAL_MS } from '../relay';
 
 /**
@@ -64,8 +66,8 @@ export const WITHOUT_IDEMPOTENCY = { idempotency: 0 } as const;
 
 /**
  * The MongoDB variant of idempotent creates, on one collection whose documents carry their
- * create's key (`WithIdempotency`, or `options.field`). `init()` makes the unique index; `run`
- * does the rest. `R` is what a stamp adds to a document (`{ [field]: IdempotencyRecord }`).
+ * create's key (`WithIdempotency`, or `options.field`). `init()` makes the unique index;
+ * `runUseCase` does the rest. `R` is what a stamp adds to a document (`{ [field]: IdempotencyRecord }`).
  */
 export class MongoIdempotency<R extends Document = WithIdempotency> {
   /** The document field holding the record. */
@@ -138,26 +140,66 @@ export class MongoIdempotency<R extends Document = WithIdempotency> {
   }
 
   /**
-   * Runs a create whose single-document write carries `stamp(answer)` and answers a retry with
-   * the first answer:
+   * Runs a use case as one keyed request, the one boundary of idempotency: no route builds a
+   * stamp and no store takes one.
    *
    * 1. a key already recorded is answered from its record (the same status and body; a 422 for
-   *    another fingerprint), and nothing runs;
-   * 2. otherwise `create` runs and writes its document with the stamp. If another request with
-   *    the same key wrote first (in flight at the same time), the unique index refuses this
-   *    write (duplicate key): `create` must undo whatever it did before the write (trips
-   *    removes the photos it stored), and the first request's answer is replayed. Any other
-   *    duplicate-key error (an upsert's `_id` race) is `create`'s own to handle or throw.
+   *    another fingerprint), and `useCase` does not run;
+   * 2. otherwise `useCase` runs in a scope (AsyncLocalStorage) that its store's write reads:
+   *    the store spreads `keyedRecord(collection, written)` into the document it inserts (or the
+   *    update's `$set`) and, for a write to an existing document, `keyedFilter(collection)` into
+   *    its filter. So the key's record is written by the create's own single-document write,
+   *    and exists if and only if the create happened. `answerOf(written)` is the answer
+   *    recorded, made from what the store writes (trips: the trip as inserted), and the
+   *    outcome's answer whether or not a key was sent;
+   * 3. when another request with the same key wrote first (in flight at the same time), the
+   *    unique index refuses this write, or the filter matches nothing and the use case throws:
+   *    whatever `useCase` throws, a key recorded meanwhile answers instead (its first answer,
+   *    or a 422 for another fingerprint). `useCase` must undo what it did before the write, as
+   *    after any failed write (trips removes the photos it stored).
    *
-   * A create that updates a document rather than inserting one filters its write with
-   * `notHoldingKey` (and upserts): a same-key write that lost the race then matches nothing, its
-   * insert is refused on `_id`, and it is answered like the above.
-   *
-   * So concurrent same-key requests each run, and exactly one writes; no 409. A create that
-   * throws records nothing: a retry runs again. Without a claim the stamp and filter are empty.
+   * Concurrent same-key requests each run, exactly one writes; no 409. A use case that throws
+   * records nothing: a retry runs again. Without a claim the record and filter are empty.
+   */
+  async runUseCase<T, W = never>(
+    claim: IdempotencyClaim | null,
+    answerOf: (written: W) => RecordedAnswer,
+    useCase: () => Promise<T>,
+  ): Promise<IdempotentOutcome<T>> {
+    return this.runKeyed(claim, true, async (stamp, notHoldingKey) => {
+      const scope: KeyedScope = {
+        namespace: this.collection.namespace,
+        record: stamp,
+        filter: notHoldingKey,
+        answerOf: answerOf as (written: unknown) => RecordedAnswer,
+        answer: null,
+      };
+      const value = await keyedScopes.run(scope, useCase);
+      if (scope.answer === null) {
+        throw new Error(`a keyed use case wrote nothing to ${scope.namespace} (keyedRecord)`);
+      }
+      return { answer: scope.answer, value };
+    });
+  }
+
+  /**
+   * The older form of `runUseCase`: `create` gets the stamp (`{ [field]: record }` for an
+   * answer) to write with its document and the filter of a write to an existing document, and
+   * returns its answer. Only a duplicate key error of the write is answered from a key recorded
+   * meanwhile (a create that updates a document filters with `notHoldingKey` and upserts, so
+   * that a same-key write that lost the race has its insert refused on `_id`); any other
+   * duplicate-key error is `create`'s own to handle or throw.
    */
   async run<T>(
     claim: IdempotencyClaim | null,
+    create: (stamp: IdempotencyStamp<R>, notHoldingKey: NotHoldingKey) => Promise<Created<T>>,
+  ): Promise<IdempotentOutcome<T>> {
+    return this.runKeyed(claim, false, create);
+  }
+
+  private async runKeyed<T>(
+    claim: IdempotencyClaim | null,
+    anyFailure: boolean,
     create: (stamp: IdempotencyStamp<R>, notHoldingKey: NotHoldingKey) => Promise<Created<T>>,
   ): Promise<IdempotentOutcome<T>> {
     if (claim === null) return { replayed: false, ...(await create(() => ({}) as R, {})) };
@@ -171,7 +213,7 @@ export class MongoIdempotency<R extends Document = WithIdempotency> {
       });
       return { replayed: false, ...made };
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!anyFailure && !isDuplicateKey(err)) throw err;
       const winner = await this.find(claim);
       if (winner) return { replayed: true, answer: winner };
       throw err;
@@ -212,13 +254,54 @@ function isDuplicateKey(err: unknown): boolean {
   return (err as { code?: number } | null)?.code === DUPLICATE_KEY;
 }
 
+/** The keyed use case running (`MongoIdempotency.runUseCase`), as its store's write sees it. */
+interface KeyedScope {
+  /** The collection whose write carries the record (`db.collection`). */
+  namespace: string;
+  record: (answer: RecordedAnswer) => Document;
+  filter: Document;
+  answerOf: (written: unknown) => RecordedAnswer;
+  /** The answer recorded by the write (null until it is made). */
+  answer: RecordedAnswer | null;
+}
+
+const keyedScopes = new AsyncLocalStorage<KeyedScope>();
+
+function scopeFor(collection: Pick<Collection, 'namespace'>): KeyedScope | undefined {
+  const scope = keyedScopes.getStore();
+  return scope?.namespace === collection.namespace ? scope : undefined;
+}
+
+/**
+ * What a store's write of `written` (the aggregate as it writes it) into `collection` adds for
+ * the keyed use case running (`MongoIdempotency.runUseCase`): `{ [field]: record }`, spread
+ * into the inserted document or the update's `$set`. `{}` outside a keyed use case, without a
+ * key, or for another collection. Call it once per write, when the write is made.
+ */
+export function keyedRecord(collection: Pick<Collection, 'namespace'>, written: unknown): Document {
+  const scope = scopeFor(collection);
+  if (!scope) return {};
+  scope.answer = scope.answerOf(written);
+  return scope.record(scope.answer);
+}
+
+/**
+ * What a store's write to an existing document of `collection` adds to its filter for the keyed
+ * use case running: matching only a document not holding the key, so that the same request
+ * again writes nothing (`{}` outside a keyed use case or without a key).
+ */
+export function keyedFilter(collection: Pick<Collection, 'namespace'>): Document {
+  return scopeFor(collection)?.filter ?? {};
+}
+
 /** Bounded prune rounds per run, as the outbox relay's. */
 const PRUNE_ROUNDS = 10;
 
 /**
  * Prunes the expired records of these collections now and every `intervalMs` (default the
- * outbox relay's 10 minutes), in bounded batches, in the background; a failure waits for the
- * next run. `stop()` ends it (and waits for a run in progress).
+ * outbox relay's 10 minutes), in bounded batches, in the background (service-kit
+ * `startPeriodic`, job `idempotency-prune`); a failure waits for the next run. `stop()` ends
+ * it (and waits for a run in progress).
  */
 export function startIdempotencyPruner(options: {
   stores: readonly MongoIdempotency<Document>[];
@@ -226,34 +309,24 @@ export function startIdempotencyPruner(options: {
   intervalMs?: number;
 }): { runOnce(): Promise<number>; stop(): Promise<void> } {
   const log = options.logger.child({ component: 'idempotency-pruner' });
-  let running: Promise<number> | null = null;
-  const runOnce = (): Promise<number> => {
-    running ??= (async () => {
-      let total = 0;
-      for (const store of options.stores) {
-        for (let round = 0; round < PRUNE_ROUNDS; round++) {
-          const removed = await store.prune();
-          total += removed;
-          if (removed < OUTBOX_PRUNE_BATCH) break;
+  const job = startPeriodic(
+    {
+      name: 'idempotency-prune',
+      intervalMs: options.intervalMs ?? OUTBOX_PRUNE_INTERVAL_MS,
+      run: async () => {
+        let total = 0;
+        for (const store of options.stores) {
+          for (let round = 0; round < PRUNE_ROUNDS; round++) {
+            const removed = await store.prune();
+            total += removed;
+            if (removed < OUTBOX_PRUNE_BATCH) break;
+          }
         }
-      }
-      if (total > 0) log.info({ removed: total }, 'pruned expired idempotency keys');
-      return total;
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const tick = () =>
-    void runOnce().catch((err: unknown) => log.warn({ err }, 'idempotency key prune failed'));
-  const timer = setInterval(tick, options.intervalMs ?? OUTBOX_PRUNE_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+        if (total > 0) log.info({ removed: total }, 'pruned expired idempotency keys');
+        return total;
+      },
     },
-  };
+    log,
+  );
+  return { runOnce: job.runNow, stop: job.stop };
 }

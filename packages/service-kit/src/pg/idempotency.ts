@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { IdempotencyLimits } from '@wayfarer/contracts';
 import { HttpError } from '../errors';
@@ -6,6 +7,7 @@ import {
   type Created,
   type IdempotencyClaim,
   type IdempotentOutcome,
+  type RecordedAnswer,
   type RecordedClaim,
 } from '../idempotency';
 import type { Migration } from './migrate';
@@ -98,6 +100,44 @@ export async function idempotentTransaction<T>(
     );
     return { replayed: false, ...made };
   });
+}
+
+/** The transaction of the keyed use case running (`idempotentUseCase`), with its pool. */
+const useCaseTransactions = new AsyncLocalStorage<{ pool: pg.Pool; client: pg.PoolClient }>();
+
+/**
+ * Runs a use case as one keyed request, the one boundary of idempotency: no route builds a
+ * claim's transaction and no store takes a client from it. The use case runs inside
+ * `idempotentTransaction` (the key's row first, its answer last, one transaction), in a scope
+ * (AsyncLocalStorage) that its stores' `inTransaction(pool, fn)` joins: every write of the use
+ * case on `pool` is in the key's transaction, so the key is recorded if and only if they all
+ * commit. `answerOf(value)` is the answer recorded for what the use case returned (and the
+ * outcome's answer without a key). A replay, a 422 and concurrent same-key requests are as
+ * `idempotentTransaction` says.
+ */
+export async function idempotentUseCase<T>(
+  pool: pg.Pool,
+  claim: IdempotencyClaim | null,
+  answerOf: (value: T) => RecordedAnswer,
+  useCase: () => Promise<T>,
+): Promise<IdempotentOutcome<T>> {
+  return idempotentTransaction(pool, claim, async (client) => {
+    const value = await useCaseTransactions.run({ pool, client }, useCase);
+    return { answer: answerOf(value), value };
+  });
+}
+
+/**
+ * Runs a store's writes in a transaction: the keyed use case's (`idempotentUseCase`) when one
+ * is running on `pool` (committed with it), else one of their own (`withTransaction`).
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const running = useCaseTransactions.getStore();
+  if (running?.pool === pool) return fn(running.client);
+  return withTransaction(pool, fn);
 }
 
 /**
