@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { parseEnvelope, type EventEnvelope } from '@wayfarer/contracts';
 import { trackConsumerLag } from './consumer-lag';
+import { quietKafkaRequestQueue } from './kafka-idle';
 
 const levelNames: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -27,6 +28,7 @@ export interface KafkaOptions {
 
 /** A kafkajs client that logs through pino (broker chatter at warn and above). */
 export function createKafka(options: KafkaOptions): Kafka {
+  quietKafkaRequestQueue();
   const log = options.logger.child({ component: 'kafka' });
   return new Kafka({
     clientId: options.clientId,
