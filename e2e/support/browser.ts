@@ -4,13 +4,25 @@ import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { launchChromium } from '@wayfarer/test-kit/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const artifacts = join(dirname(fileURLToPath(import.meta.url)), '../artifacts');
 
 /** Debian's Chromium, headless, with this network's flags (`@wayfarer/test-kit/browser`). */
 export function launchBrowser(): Promise<Browser> {
   return launchChromium();
+}
+
+/** One Chromium for the tests of a file (launched before them, closed after): its getter. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
 }
 
 export function baseUrl(): string {

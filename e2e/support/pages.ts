@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Account } from './api';
-import { baseUrl } from './browser';
+import { animationsDone, baseUrl, mapIdle } from './browser';
 
 /** A browser context signed in as `account` (its session cookie), and a page in it. */
 export async function openAs(
@@ -29,4 +29,59 @@ export async function pickPlace(page: Page, query: string, country: string): Pro
   await option.first().waitFor();
   await option.first().click();
   await eventually(() => input.inputValue()).toBe(`${query}, ${country}`);
+}
+
+/** The open dialog (a pin's info window) and the journal region inside it. */
+export const dialog = (page: Page) => page.getByRole('dialog');
+export const journal = (page: Page) => dialog(page).getByRole('region', { name: 'Journal' });
+
+/** Pins plus the markers inside clusters, as the keyless map draws them. */
+export function markerCount(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const pins = document.querySelectorAll('.map-pin').length;
+    const clustered = Array.from(document.querySelectorAll<HTMLElement>('.map-cluster')).reduce(
+      (sum, el) => sum + Number(el.dataset.count ?? 0),
+      0,
+    );
+    return pins + clustered;
+  });
+}
+
+/** The keyless map has loaded (its camera may still move). */
+export async function mapReady(page: Page): Promise<void> {
+  await page.locator('.keyless-map[data-ready="true"]').waitFor({ timeout: 30_000 });
+}
+
+/** Still, for a screenshot: the map's camera idle and every finite animation finished. */
+export async function steady(page: Page): Promise<void> {
+  await mapIdle(page);
+  await animationsDone(page);
+}
+
+/** How far (px) the tip of the pin labelled `label` is from the map's centre, or null. */
+async function offCentre(page: Page, label: string) {
+  const pin = await page.locator(`.map-pin[aria-label^="${label}"]`).boundingBox();
+  const map = await page.locator('.keyless-map').boundingBox();
+  if (!pin || !map) return null;
+  return {
+    x: Math.abs(pin.x + pin.width / 2 - (map.x + map.width / 2)),
+    y: Math.abs(pin.y + pin.height - (map.y + map.height / 2)),
+  };
+}
+
+/**
+ * Waits until a list's focus has flown the map to `label` (a React effect starts the flight),
+ * centred along `axes`, and the camera is idle; returns the pin's final offset.
+ */
+export async function centredOn(
+  page: Page,
+  label: string,
+  axes: readonly ('x' | 'y')[] = ['x', 'y'],
+): Promise<{ x: number; y: number }> {
+  await eventually(async () => {
+    const off = await offCentre(page, label);
+    return off !== null && axes.every((axis) => off[axis] < 20);
+  }).toBe(true);
+  await mapIdle(page);
+  return (await offCentre(page, label))!;
 }

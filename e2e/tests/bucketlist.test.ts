@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, createTrip, signUp, withServiceDown, type Account } from '../support/api';
-import { animationsDone, baseUrl, launchBrowser, mapIdle, screenshot } from '../support/browser';
+import { mapIdle, screenshot, useBrowser } from '../support/browser';
+import { dialog, eventually, mapReady, markerCount, openAs, steady } from '../support/pages';
 
 /**
  * The bucket list screen and the itinerary editor (spec sections 2-9, issue 10) in headless
@@ -9,52 +10,13 @@ import { animationsDone, baseUrl, launchBrowser, mapIdle, screenshot } from '../
  * events), trips and places (the autocomplete).
  */
 
-async function openAs(
-  browser: Browser,
-  account: Account,
-  viewport = { width: 1440, height: 900 },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport });
-  await context.addCookies([{ ...account.cookie, url: baseUrl() }]);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
-  return { context, page };
-}
-
-/** `expect.poll` with room for a real stack under load (vitest's default is 1 s). */
-const eventually = <T>(fn: () => Promise<T> | T, timeout = 10_000) =>
-  expect.poll(fn, { timeout, interval: 100 });
-
 const EMPTY = 'Your bucket list is empty. Start adding places!';
 const search = (page: Page) => page.getByRole('combobox', { name: 'Search for a place' });
 const list = (page: Page) => page.getByRole('list', { name: 'Places to visit' });
 const listed = (page: Page) => list(page).locator('.bucket-item');
-const dialog = (page: Page) => page.getByRole('dialog');
 const itinerary = (page: Page) => dialog(page).getByRole('region', { name: 'Itinerary' });
 const itineraryItems = (page: Page) => itinerary(page).locator('.itinerary-text');
 const pin = (page: Page, place: string) => page.locator(`.map-pin[aria-label^="${place}"]`);
-
-/** Pins plus the markers inside clusters, as the keyless map draws them. */
-async function markerCount(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const pins = document.querySelectorAll('.map-pin').length;
-    const clustered = Array.from(document.querySelectorAll<HTMLElement>('.map-cluster')).reduce(
-      (sum, el) => sum + Number(el.dataset.count ?? 0),
-      0,
-    );
-    return pins + clustered;
-  });
-}
-
-async function mapReady(page: Page) {
-  await page.locator('.keyless-map[data-ready="true"]').waitFor({ timeout: 30_000 });
-}
-
-/** Still, for a screenshot: the map's camera idle and every finite animation finished. */
-async function steady(page: Page) {
-  await mapIdle(page);
-  await animationsDone(page);
-}
 
 /**
  * Types into the search box and picks the suggestion `query, country`: with the mouse, or with
@@ -114,18 +76,11 @@ async function bucketList(account: Account) {
 }
 
 describe('bucket list and itineraries', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('add two places, plan one, tick one off, and a trip to the other ticks it off by itself', async () => {
     const account = await signUp('Bucket Traveller');
-    const { context, page } = await openAs(browser, account);
+    const { context, page } = await openAs(browser(), account);
     await page.goto('/bucketlist');
     await page.getByText(EMPTY).waitFor();
     await mapReady(page);
@@ -216,7 +171,7 @@ describe('bucket list and itineraries', () => {
 
     // the same screens at 375 px
     {
-      const small = await openAs(browser, account, { width: 375, height: 812 });
+      const small = await openAs(browser(), account, { width: 375, height: 812 });
       await small.page.goto('/bucketlist');
       await listed(small.page).first().waitFor();
       await mapReady(small.page);
@@ -293,7 +248,7 @@ describe('bucket list and itineraries', () => {
       }),
     });
     expect(created.status).toBe(201);
-    const { context, page } = await openAs(browser, account);
+    const { context, page } = await openAs(browser(), account);
     await page.goto('/bucketlist');
     await list(page).getByText('Reykjavik, Iceland').waitFor();
     await mapReady(page);

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, signUp, withServiceDown, type Account } from '../support/api';
-import { animationsDone, baseUrl, launchBrowser, makePng, screenshot } from '../support/browser';
+import { animationsDone, makePng, screenshot, useBrowser } from '../support/browser';
+import { openAs } from '../support/pages';
 
 /**
  * Chat (issue 12, spec sections 2, 4, 5, 8 and 9) in headless Chromium with two users in two
@@ -9,18 +10,6 @@ import { animationsDone, baseUrl, launchBrowser, makePng, screenshot } from '../
  * own origin), auth, social (the friendship, through the API) and chat (socket.io over Redis,
  * MongoDB history, the friendship learnt from social's events).
  */
-
-async function openAs(
-  browser: Browser,
-  account: Account,
-  viewport = { width: 1440, height: 900 },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport });
-  await context.addCookies([{ ...account.cookie, url: baseUrl() }]);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
-  return { context, page };
-}
 
 /** `expect.poll` with room for a real stack under load (vitest's default is 1 s). */
 const eventually = <T>(fn: () => Promise<T> | T, timeout = 15_000) =>
@@ -65,14 +54,7 @@ async function befriend(a: Account, b: Account) {
 }
 
 describe('chat: two friends in two browsers', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('each sees the other’s messages live; the latest 10 shown, Load more reveals the older ones in order', async () => {
     const tag = Math.random().toString(36).slice(2, 6);
@@ -82,8 +64,8 @@ describe('chat: two friends in two browsers', () => {
     const bea = await signUp(bName, 'chat-b', makePng(64));
     await befriend(ada, bea);
 
-    const a = await openAs(browser, ada);
-    const b = await openAs(browser, bea, { width: 375, height: 812 });
+    const a = await openAs(browser(), ada);
+    const b = await openAs(browser(), bea, { width: 375, height: 812 });
 
     // A comes from the friends list (the friend in navigation state)
     await a.page.goto('/friends');
@@ -162,8 +144,8 @@ describe('chat: two friends in two browsers', () => {
     const bName = `Bea Online ${tag}`;
     const bea = await signUp(bName, 'chat-down-b');
     await befriend(ada, bea);
-    const a = await openAs(browser, ada);
-    const b = await openAs(browser, bea);
+    const a = await openAs(browser(), ada);
+    const b = await openAs(browser(), bea);
     await a.page.goto(`/messages/${bea.userId}`);
     await b.page.goto(`/messages/${ada.userId}`);
     await connected(a.page);
@@ -220,7 +202,7 @@ describe('chat: two friends in two browsers', () => {
     const tag = Math.random().toString(36).slice(2, 6);
     const ada = await signUp(`Ada Alone ${tag}`, 'chat-none');
     const stranger = await signUp(`Sam Stranger ${tag}`, 'chat-stranger');
-    const { context, page } = await openAs(browser, ada, { width: 375, height: 812 });
+    const { context, page } = await openAs(browser(), ada, { width: 375, height: 812 });
     await page.goto(`/messages/${stranger.userId}`);
     await page.getByText('No friend selected to message.').waitFor();
     expect(await page.locator('.chat-panel').count()).toBe(0);

@@ -1,14 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, createTrip, signUp, withServiceDown, type Account } from '../support/api';
-import {
-  animationsDone,
-  baseUrl,
-  launchBrowser,
-  makePng,
-  mapIdle,
-  screenshot,
-} from '../support/browser';
+import { baseUrl, makePng, mapIdle, screenshot, useBrowser } from '../support/browser';
+import { dialog, eventually, mapReady, markerCount, steady } from '../support/pages';
 
 /**
  * Friends (issue 11, spec sections 2, 4, 7 and 8) in headless Chromium with two users in two
@@ -30,40 +24,13 @@ async function openAs(
   return { context, page };
 }
 
-/** `expect.poll` with room for a real stack under load (vitest's default is 1 s). */
-const eventually = <T>(fn: () => Promise<T> | T, timeout = 10_000) =>
-  expect.poll(fn, { timeout, interval: 100 });
-
 const EMPTY = 'You have no friends yet. Start by adding some!';
 const NO_RESULTS = 'No results, try searching for a different name.';
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search people by name' });
 const results = (page: Page) => page.getByRole('list', { name: 'Search results' });
 const friendsList = (page: Page) => page.getByRole('list', { name: 'Your friends' });
 const requestsList = (page: Page) => page.getByRole('list', { name: 'Friend requests' });
-const dialog = (page: Page) => page.getByRole('dialog');
 const pin = (page: Page, name: string) => page.locator(`.map-pin[aria-label^="${name}"]`);
-
-/** Pins plus the markers inside clusters, as the keyless map draws them. */
-async function markerCount(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const pins = document.querySelectorAll('.map-pin').length;
-    const clustered = Array.from(document.querySelectorAll<HTMLElement>('.map-cluster')).reduce(
-      (sum, el) => sum + Number(el.dataset.count ?? 0),
-      0,
-    );
-    return pins + clustered;
-  });
-}
-
-async function mapReady(page: Page) {
-  await page.locator('.keyless-map[data-ready="true"]').waitFor({ timeout: 30_000 });
-}
-
-/** Still, for a screenshot: the map's camera idle and every finite animation finished. */
-async function steady(page: Page) {
-  await mapIdle(page);
-  await animationsDone(page);
-}
 
 /** Opens the friend's pin `name` and checks the friend variant of the info window. */
 async function openFriendPin(page: Page, name: string, friendName: string, picture: string) {
@@ -85,14 +52,7 @@ async function openFriendPin(page: Page, name: string, friendName: string, pictu
 }
 
 describe('friends: search, request, accept, friends on the map, unfriend', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('A adds B, B accepts, A sees B’s trip on the map with a read-only journal, B unfriends A', async () => {
     // unique names: other tests of this stack may register the same ones
@@ -133,8 +93,8 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
         ).status,
     ).toBe(200);
 
-    const a = await openAs(browser, ada);
-    const b = await openAs(browser, bea);
+    const a = await openAs(browser(), ada);
+    const b = await openAs(browser(), bea);
 
     // A: no friends yet, an empty map
     await a.page.goto('/friends');
@@ -218,7 +178,7 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
 
     // the same screens at 375 px
     {
-      const small = await openAs(browser, ada, { width: 375, height: 812 });
+      const small = await openAs(browser(), ada, { width: 375, height: 812 });
       await small.page.goto('/friends');
       await friendsList(small.page).getByText(bName).waitFor();
       await mapReady(small.page);
@@ -272,7 +232,7 @@ describe('friends: search, request, accept, friends on the map, unfriend', () =>
     const ada = await signUp(`Ada Offline ${tag}`, 'friends-down-a');
     const dora = `Dora Stranger ${tag}`;
     await signUp(dora, 'friends-down-d');
-    const { context, page } = await openAs(browser, ada);
+    const { context, page } = await openAs(browser(), ada);
 
     // a search while social is up finds Dora
     await page.goto('/addFriends');

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signUp } from '../support/api';
-import { artifacts, baseUrl, launchBrowser, newPage, screenshot } from '../support/browser';
+import { artifacts, baseUrl, newPage, screenshot, useBrowser } from '../support/browser';
 
 /**
  * The landing page /home (issue 13) against the real stack: the gateway serves the built
@@ -49,17 +49,10 @@ async function fullPageScreenshot(page: Page, name: string) {
 }
 
 describe('the landing page /home', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('renders for a visitor: hero, six feature sections, two slogans, a fixed top bar', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto('/home');
     await page
       .getByRole('heading', { level: 1, name: 'Every journey deserves a place on the map.' })
@@ -97,7 +90,7 @@ describe('the landing page /home', () => {
   });
 
   it('fades captions in as they scroll into view (an IntersectionObserver adds is-visible)', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto('/home');
     await page.getByRole('heading', { level: 1 }).waitFor();
     // the first caption may show at once on a tall screen; the last is far below the fold
@@ -117,7 +110,7 @@ describe('the landing page /home', () => {
   });
 
   it('Log In and Sign Up go to their screens', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto('/home');
     await bar(page).getByRole('link', { name: 'Log In' }).click();
     await page.waitForURL('**/login');
@@ -135,7 +128,7 @@ describe('the landing page /home', () => {
       { width: 1440, height: 900 },
       { width: 375, height: 812 },
     ]) {
-      const context = await browser.newContext({
+      const context = await browser().newContext({
         baseURL: baseUrl(),
         viewport,
         reducedMotion: 'reduce',
@@ -180,7 +173,7 @@ describe('the landing page /home', () => {
   });
 
   it('plays a clip scrolled into view, muted and inline, and pauses it once out of view', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto('/home');
     await page.getByRole('heading', { level: 1 }).waitFor();
     const slug = 'friends';
@@ -203,7 +196,7 @@ describe('the landing page /home', () => {
 
   it('shows a signed-in traveller the landing with a way into the app', async () => {
     const account = await signUp('Landing Visitor', 'landing');
-    const context = await browser.newContext({
+    const context = await browser().newContext({
       baseURL: baseUrl(),
       viewport: { width: 1440, height: 900 },
     });

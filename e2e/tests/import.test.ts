@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ImportMessages, type TripSummary } from '@wayfarer/contracts';
 import { api, createTrip, signUp } from '../support/api';
-import { animationsDone, launchBrowser, screenshot } from '../support/browser';
+import { animationsDone, screenshot, useBrowser } from '../support/browser';
 import { eventually, openAs } from '../support/pages';
 
 /**
@@ -39,14 +39,7 @@ function paddedGeoJson(bytes: number): Buffer {
 }
 
 describe('importing trips on /trips', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('a GPX exported from a trip comes back as a new trip; progress, result and a refusal are shown', async () => {
     const owner = await signUp('Importing Traveller');
@@ -55,7 +48,7 @@ describe('importing trips on /trips', () => {
     expect(gpx.status).toBe(200);
     const gpxBytes = Buffer.from(await gpx.arrayBuffer());
 
-    const { context, page } = await openAs(browser, owner);
+    const { context, page } = await openAs(browser(), owner);
     await page.goto('/trips');
     await eventually(() => tripNames(page)).toEqual(['Portugal by train']);
     const button = page.getByRole('button', { name: 'Import' });

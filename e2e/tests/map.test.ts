@@ -1,13 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { placesSearchUrl, suggestionsFromApi, toPlaceChoice } from '@wayfarer/frontend/map/places';
-import {
-  animationsDone,
-  baseUrl,
-  launchBrowser,
-  screenshot,
-  uniqueEmail,
-} from '../support/browser';
+import { animationsDone, baseUrl, screenshot, uniqueEmail, useBrowser } from '../support/browser';
 
 /**
  * The map in the real app against the real stack. The map component itself (fit, clusters,
@@ -18,13 +11,7 @@ import {
 const WIDTHS = [375, 800, 1440] as const;
 
 describe('the map in the real layout shell (e2e stack)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('the gazetteer answer through the gateway is what the autocomplete reads', async () => {
     const form = new FormData();
@@ -57,7 +44,7 @@ describe('the map in the real layout shell (e2e stack)', () => {
     const [name, value] = cookie.split(';', 1)[0]!.split('=');
 
     for (const width of WIDTHS) {
-      const context = await browser.newContext({
+      const context = await browser().newContext({
         baseURL: baseUrl(),
         viewport: { width, height: 900 },
       });

@@ -1,8 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { say } from '../support/account';
 import { api, createTrip, signUp, type Account } from '../support/api';
-import { animationsDone, launchBrowser, makePng, screenshot } from '../support/browser';
+import { animationsDone, makePng, screenshot, useBrowser } from '../support/browser';
 import { eventually, openAs } from '../support/pages';
 
 /**
@@ -46,14 +46,7 @@ async function sayWhenFriends(from: Account, to: Account, text: string) {
 }
 
 describe('notifications, inbox and feed: two users in two browsers', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('a request, its acceptance, a message and a trip reach the other user live: bell, counts, inbox, feed', async () => {
     const tag = Math.random().toString(36).slice(2, 6);
@@ -62,8 +55,8 @@ describe('notifications, inbox and feed: two users in two browsers', () => {
     const ada = await signUp(aName, 'notify-a');
     const bea = await signUp(bName, 'notify-b', makePng(64));
 
-    const a = await openAs(browser, ada);
-    const b = await openAs(browser, bea);
+    const a = await openAs(browser(), ada);
+    const b = await openAs(browser(), bea);
     await a.page.goto('/trips');
     await b.page.goto('/trips');
     await live(a.page);

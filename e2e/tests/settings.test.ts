@@ -1,9 +1,9 @@
 import { AccountMessages } from '@wayfarer/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { register, json } from '../support/account';
 import { api } from '../support/api';
-import { animationsDone, launchBrowser, makePng, newPage, screenshot } from '../support/browser';
+import { animationsDone, makePng, newPage, screenshot, useBrowser } from '../support/browser';
 import { eventually, openAs } from '../support/pages';
 
 /**
@@ -15,18 +15,11 @@ const avatarButton = (page: Page) => page.getByRole('button', { name: 'Open prof
 const status = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
 
 describe('settings: name, picture, password and closing the account', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('from the profile menu: a new name and picture show in the top bar at once; the password changes', async () => {
     const account = await register('Grace Traveller');
-    const { context, page } = await openAs(browser, account);
+    const { context, page } = await openAs(browser(), account);
     await page.goto('/trips');
 
     // the menu by keyboard: Settings first, the arrows move, Enter opens it
@@ -115,7 +108,7 @@ describe('settings: name, picture, password and closing the account', () => {
   it('closing the account: warned, the password, a last question, then /home and no way back in', async () => {
     const account = await register('Closing Traveller');
     {
-      const { context, page } = await openAs(browser, account, { width: 375, height: 812 });
+      const { context, page } = await openAs(browser(), account, { width: 375, height: 812 });
       await page.goto('/settings');
       await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
       await animationsDone(page);
@@ -125,7 +118,7 @@ describe('settings: name, picture, password and closing the account', () => {
       await context.close();
     }
 
-    const { context, page } = await openAs(browser, account);
+    const { context, page } = await openAs(browser(), account);
     await page.goto('/settings');
     const close = page.getByRole('button', { name: 'Close account' });
     const password = page.getByLabel('Your password');
@@ -174,7 +167,7 @@ describe('settings: name, picture, password and closing the account', () => {
     await context.close();
 
     // and the account is gone: its email and password no longer sign in
-    const visitor = await newPage(browser);
+    const visitor = await newPage(browser());
     await visitor.page.goto('/login');
     await visitor.page.getByLabel('Email').fill(account.email);
     await visitor.page.getByLabel('Password').fill(account.password);

@@ -1,10 +1,10 @@
 import { ShareMessages, SharePaths, type Friend } from '@wayfarer/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { json } from '../support/account';
 import { api, createTrip, signUp, type Account } from '../support/api';
-import { animationsDone, launchBrowser, mapIdle, newPage, screenshot } from '../support/browser';
-import { eventually, openAs } from '../support/pages';
+import { animationsDone, mapIdle, newPage, screenshot, useBrowser } from '../support/browser';
+import { eventually, mapReady, markerCount, openAs } from '../support/pages';
 
 /**
  * Who sees a trip and share links (issue 20) in headless Chromium against the real stack: the
@@ -17,21 +17,6 @@ const PLACES = [
   ['Lisbon, Portugal', '38.72225', '-9.13934', '2025-05-02', '2025-05-06'],
   ['Porto, Portugal', '41.14961', '-8.61099', '2025-05-07', '2025-05-10'],
 ] as const;
-
-/** Pins plus the markers inside clusters, as the keyless map draws them. */
-function markerCount(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const pins = document.querySelectorAll('.map-pin').length;
-    const clustered = Array.from(document.querySelectorAll<HTMLElement>('.map-cluster')).reduce(
-      (sum, el) => sum + Number(el.dataset.count ?? 0),
-      0,
-    );
-    return pins + clustered;
-  });
-}
-
-const mapReady = (page: Page) =>
-  page.locator('.keyless-map[data-ready="true"]').waitFor({ timeout: 30_000 });
 
 /** The ids of `owner`'s trips in `reader`'s `GET /api/friends`. */
 async function friendTrips(reader: Account, owner: Account): Promise<string[] | undefined> {
@@ -147,14 +132,7 @@ async function visit(browser: Browser, url: string, width: number): Promise<Visi
 }
 
 describe('who sees a trip, and share links (issue 20)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('a trip made "Only me" in the edit form leaves the friend’s friends list and map, and comes back', async () => {
     const tag = Math.random().toString(36).slice(2, 6);
@@ -172,13 +150,13 @@ describe('who sees a trip, and share links (issue 20)', () => {
 
     // the friend sees it: in /api/friends and as two pins on the friends map
     await eventually(() => friendTrips(friend, owner), 30_000).toEqual([trip._id]);
-    const f = await openAs(browser, friend);
+    const f = await openAs(browser(), friend);
     await f.page.goto('/friends');
     await mapReady(f.page);
     await eventually(() => markerCount(f.page), 30_000).toBe(2);
 
     // the owner: a trip added as Only me (the add form's multipart field) never reaches the friend
-    const o = await openAs(browser, owner);
+    const o = await openAs(browser(), owner);
     await o.page.goto('/addTrip');
     const addGroup = o.page.getByRole('group', { name: 'Who can see this trip' });
     expect(await addGroup.getByRole('radio', { name: 'Friends' }).isChecked()).toBe(true);
@@ -261,7 +239,7 @@ describe('who sees a trip, and share links (issue 20)', () => {
     expect(journal.status).toBe(200);
 
     // the owner: Share on the trip screen, a dialog with the form (keyboard: focus inside)
-    const o = await openAs(browser, owner);
+    const o = await openAs(browser(), owner);
     await o.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await o.page.goto(`/trip/${trip._id}`);
     await o.page.getByRole('heading', { level: 1, name: 'Douro by train' }).waitFor();
@@ -297,7 +275,7 @@ describe('who sees a trip, and share links (issue 20)', () => {
     await animationsDone(o.page);
     await screenshot(o.page, 'sharing-dialog-link-1440');
     // at 375 px: the trip's actions and the dialog with the live link fit
-    const small = await openAs(browser, owner, { width: 375, height: 812 });
+    const small = await openAs(browser(), owner, { width: 375, height: 812 });
     await small.page.goto(`/trip/${trip._id}`);
     await small.page.getByRole('button', { name: 'Share', exact: true }).click();
     const smallDialog = small.page.getByRole('dialog', { name: 'Share this trip' });
@@ -319,7 +297,7 @@ describe('who sees a trip, and share links (issue 20)', () => {
 
     // fresh browser contexts, no session: the page, its map pins, photos and stories
     const visits = [];
-    for (const width of [1440, 375]) visits.push(await visit(browser, url, width));
+    for (const width of [1440, 375]) visits.push(await visit(browser(), url, width));
     const [wide, narrow] = visits as [Visit, Visit];
     await narrow.context.close();
 

@@ -1,9 +1,9 @@
 import { TripEditMessages } from '@wayfarer/contracts';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, createTrip, signUp, type Account } from '../support/api';
-import { animationsDone, launchBrowser, makePng, mapIdle, screenshot } from '../support/browser';
-import { eventually, openAs, pickPlace } from '../support/pages';
+import { animationsDone, makePng, mapIdle, screenshot, useBrowser } from '../support/browser';
+import { eventually, mapReady, openAs, pickPlace } from '../support/pages';
 
 /**
  * Editing a trip (issue 19, `/trip/:id/edit`) in headless Chromium against the real stack: the
@@ -34,10 +34,6 @@ async function readTrip(account: Account, id: string): Promise<{ trip: ApiTrip; 
 const photosOf = (trip: ApiTrip, name: string) =>
   trip.destinations.find((d) => d.name.startsWith(name))?.photos.length;
 
-async function mapReady(page: Page) {
-  await page.locator('.keyless-map[data-ready="true"]').waitFor({ timeout: 30_000 });
-}
-
 /** Every photo of the form's list has loaded (for a screenshot). */
 async function photosLoaded(page: Page) {
   await page.waitForFunction(() =>
@@ -50,19 +46,12 @@ async function photosLoaded(page: Page) {
 const item = (page: Page, name: string) => page.locator('.draft-item').filter({ hasText: name });
 
 describe('editing a trip', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('renames a trip, adds a destination and a photo to a saved one, removes a photo', async () => {
     const account = await signUp('Editing Traveller');
     const created = await nordicLoop(account);
-    const { context, page } = await openAs(browser, account);
+    const { context, page } = await openAs(browser(), account);
     await page.goto(`/trip/${created._id}`);
     await page.getByRole('heading', { name: 'Nordic loop', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
@@ -179,7 +168,7 @@ describe('editing a trip', () => {
   it('a trip changed elsewhere meanwhile: the save is refused and the trip can be reloaded (375 px)', async () => {
     const account = await signUp('Two Tabs Traveller');
     const created = await nordicLoop(account);
-    const { context, page } = await openAs(browser, account, { width: 375, height: 812 });
+    const { context, page } = await openAs(browser(), account, { width: 375, height: 812 });
     await page.goto(`/trip/${created._id}/edit`);
     const tripName = page.getByLabel('Trip name');
     await eventually(() => tripName.inputValue()).toBe('Nordic loop');

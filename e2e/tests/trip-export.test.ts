@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, createTrip, signUp } from '../support/api';
-import { animationsDone, launchBrowser, screenshot } from '../support/browser';
+import { animationsDone, screenshot, useBrowser } from '../support/browser';
 import { openAs } from '../support/pages';
 
 /**
@@ -21,19 +21,12 @@ const STORY = 'Pastéis de nata & "vinho verde"; trams, hills.\nSecond day: Alfa
 const exportGroup = (page: Page) => page.getByRole('region', { name: 'Export' });
 
 describe('exporting a trip from its screen', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('the owner sees four download links and downloads the GPX by keyboard; others get 404/401', async () => {
     const owner = await signUp('Exporting Traveller');
     const trip = await createTrip(owner, 'Ôporto & Lisboa', PLACES, STORY, 1);
-    const { context, page } = await openAs(browser, owner);
+    const { context, page } = await openAs(browser(), owner);
     await page.goto(`/trip/${trip._id}`);
     await page.getByRole('heading', { name: 'Ôporto & Lisboa', level: 1 }).waitFor();
 
@@ -97,7 +90,7 @@ describe('exporting a trip from its screen', () => {
     expect((await api(`/api/trips/${trip._id}/export.pdf`, owner)).status).toBe(400);
 
     // a stranger opening the trip screen sees no trip, so no Export group
-    const other = await openAs(browser, stranger);
+    const other = await openAs(browser(), stranger);
     await other.page.goto(`/trip/${trip._id}`);
     await other.page.getByRole('heading', { name: 'Trip not found.', level: 1 }).waitFor();
     expect(await exportGroup(other.page).count()).toBe(0);
