@@ -16,11 +16,13 @@ import { exportRoutes } from './routes/export';
 import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
-import { LoginThrottleStore } from './store/redis';
+import type { AuthContext } from './routes/context';
+import { installAuthErrors } from './routes/errors';
+import { LoginThrottleStore } from './store/login-throttle';
 import { RevocationStore } from './store/revocations';
 import { SessionsStore } from './store/sessions';
-import { UsersRepo } from './store/users';
-import type { AuthContext } from './routes/context';
+import { UsersStore } from './store/users';
+import { passwordChecker } from './usecases/check-password';
 
 export interface AuthDeps {
   logger: Logger;
@@ -61,26 +63,30 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
   void app.register(cookie);
   void app.register(multipart, { limits: REGISTER_MULTIPART_LIMITS, throwFileSizeLimit: true });
 
-  const throttlePolicy = deps.loginThrottle ?? LOGIN_THROTTLE;
+  const policy = deps.loginThrottle ?? LOGIN_THROTTLE;
+  const throttle = new LoginThrottleStore(deps.redis, policy.windowSeconds);
   const ctx: AuthContext = {
     app,
     pool: deps.pool,
-    redis: deps.redis,
-    users: new UsersRepo(deps.pool),
-    avatars: deps.avatars,
-    spool: deps.spool,
-    throttle: new LoginThrottleStore(deps.redis, throttlePolicy.windowSeconds),
-    throttlePolicy,
-    revocations: new RevocationStore(deps.pool, deps.redis),
-    fences: new AccessFences(deps.redis),
+    users: new UsersStore(deps.pool),
     sessions: new SessionsStore(deps.pool),
-    sleep: deps.sleep ?? ((ms) => sleep(ms)),
+    revocations: new RevocationStore(deps.pool, deps.redis),
+    avatars: deps.avatars,
+    fences: new AccessFences(deps.redis),
+    throttle,
+    passwords: passwordChecker({
+      throttle,
+      policy,
+      sleep: deps.sleep ?? ((ms) => sleep(ms)),
+    }),
     issueSession: createSessionIssuer(deps.signingKey),
     relay: deps.relay,
+    spool: deps.spool,
     cookieSecure: deps.cookieSecure ?? false,
   };
   // Routes are added after the plugins above have loaded (their decorators are needed).
   void app.after(() => {
+    installAuthErrors(app);
     registerRoute(ctx);
     loginRoute(ctx);
     sessionRoutes(ctx);

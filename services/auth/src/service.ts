@@ -4,19 +4,13 @@ import { openPgService } from '@wayfarer/service-kit/pg';
 import { ObjectStore, s3Connection, SpoolArea } from '@wayfarer/storage';
 import { buildApp } from './app';
 import type { AuthEnv } from './config';
-import { ERASURE_CONSUMER, startErasureConsumer } from './events/erasure';
+import { CONSUMERS, startAuthUserConsumer } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
+import { startRevocationSync } from './jobs/revocation-sync';
+import { SPOOL_STALE_MS, startSpoolSweep } from './jobs/spool-sweep';
 import { migrations } from './store/migrations';
 import { connectRedis } from './store/redis';
-import { RevocationStore, startRevocationSync } from './store/revocations';
-
-/**
- * How often the spool is swept of what dead instances left; and how long another instance's
- * directory may stay untouched before it counts as dead (a live instance touches its own at
- * every sweep). On this host a dead instance's directory goes at once, by its pid.
- */
-export const SPOOL_SWEEP_MS = 10 * 60_000;
-export const SPOOL_STALE_MS = 6 * SPOOL_SWEEP_MS;
+import { RevocationStore } from './store/revocations';
 
 export interface AuthServiceOptions {
   /** How the login slowdown waits (default a real timer): tests record the delays instead. */
@@ -28,8 +22,8 @@ export interface AuthServiceOptions {
 /**
  * auth's composition root: the whole running service from its env (PostgreSQL pool with
  * migrations applied and the outbox relay, Redis, the revocation sync, the avatars bucket, the
- * upload spool (swept on start and every SPOOL_SWEEP_MS), the app). `main.ts` listens with it;
- * the integration tests boot it with a test env. `close()` closes the app, the spool's sweeps,
+ * upload spool (swept on start and periodically: `jobs/`), the erasure consumer, the app). `main.ts` listens with it;
+ * the integration tests boot it with a test env. `close()` closes the app, the erasure consumer, the spool's sweeps,
  * the spool, the revocation sync, Redis, the relay, then the pool.
  */
 export async function createService(env: AuthEnv, options: AuthServiceOptions = {}) {
@@ -74,25 +68,15 @@ export async function createService(env: AuthEnv, options: AuthServiceOptions = 
     // registration pictures are spooled here; what a killed instance left goes now and later
     const spool = await SpoolArea.open({ root: env.SPOOL_DIR, staleAfterMs: SPOOL_STALE_MS });
     onClose(() => spool.close());
-    let sweeping: Promise<void> = Promise.resolve();
-    const sweepSpool = () =>
-      (sweeping = spool.sweep().then(
-        () => undefined,
-        (err: unknown) => logger.warn({ err }, 'could not sweep the upload spool; trying later'),
-      ));
-    await sweepSpool();
-    const sweeps = setInterval(() => void sweepSpool(), SPOOL_SWEEP_MS).unref();
-    onClose(async () => {
-      clearInterval(sweeps);
-      await sweeping; // before the spool's directory is removed
-    });
+    const spoolSweep = await startSpoolSweep(spool, logger);
+    onClose(() => spoolSweep.stop()); // before the spool's directory is removed
 
     // a closed account's avatars, removed for sure (user.deleted, retried while MinIO is down)
-    const erasure = startErasureConsumer({
+    const erasure = startAuthUserConsumer({
       kafka,
       logger,
       avatars,
-      groupId: groupId(env, ERASURE_CONSUMER),
+      groupId: groupId(env, CONSUMERS.erasure),
       skipHistory: options.skipHistory,
     });
     onClose(() => erasure.stop());

@@ -1,34 +1,24 @@
 import { LoginBody, type LoginResponse } from '@wayfarer/contracts';
-import { HttpError, parse } from '@wayfarer/service-kit';
+import { clientIpOf, parse } from '@wayfarer/service-kit';
+import { LOGIN_MESSAGE } from '../domain/messages';
+import { logIn } from '../usecases/login';
 import type { AuthContext } from './context';
 import { setSessionCookie } from './cookies';
-import { passwordChecker } from './password-check';
 
-export { clientAddressOf, LOGIN_UNAVAILABLE_MESSAGE } from './password-check';
-
-export const INVALID_LOGIN_MESSAGE = 'Invalid login details.';
-export const LOGIN_MESSAGE = 'Login successful.';
-
+/**
+ * `POST /api/login`. The login throttle keys on the client's address the gateway determined and
+ * proved (service-kit `clientIpOf`), never on a forwarded header a caller could set.
+ */
 export function loginRoute(ctx: AuthContext): void {
-  const { app, users } = ctx;
-  const checkPassword = passwordChecker(ctx);
-
-  app.post('/api/login', async (request, reply) => {
+  ctx.app.post('/api/login', async (request, reply) => {
     const { email, password } = parse(LoginBody, request.body);
-    const user = await users.findByEmail(email);
-    const check = await checkPassword(request, reply, email, user?.passwordHash ?? null, password);
-    if (check === 'throttled') return reply;
-    if (!user || check === 'wrong') {
-      throw new HttpError(401, INVALID_LOGIN_MESSAGE, 'invalid_credentials');
-    }
-    const session = ctx.issueSession(user.id);
-    await ctx.sessions.record({
-      jti: session.claims.jti,
-      userId: user.id,
-      exp: session.claims.exp,
-    });
+    const session = await logIn(
+      ctx,
+      { email, password, clientIp: clientIpOf(request) },
+      request.log,
+    );
     setSessionCookie(reply, session.token, ctx.cookieSecure);
-    const body: LoginResponse = { user: { id: user.id }, message: LOGIN_MESSAGE };
+    const body: LoginResponse = { user: { id: session.userId }, message: LOGIN_MESSAGE };
     return body;
   });
 }

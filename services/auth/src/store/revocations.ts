@@ -4,7 +4,6 @@ import {
   revokedSessionKey,
   SESSION_REVOCATIONS_CHANNEL,
 } from '@wayfarer/contracts';
-import type { Logger } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { onRedis } from './redis';
 
@@ -72,7 +71,7 @@ export class RevocationStore {
   }
 
   /**
-   * Copies revocations already recorded in PostgreSQL (`recordRevocations`, committed) to
+   * Copies revocations already recorded in PostgreSQL (SessionsStore, committed) to
    * Redis in one MULTI, and marks them synced; on failure the sync writes them within
    * `REVOCATION_SYNC_MS` (they stay `synced = false`). Returns the error, if any.
    */
@@ -142,61 +141,4 @@ function writeRevocation(
   return transaction
     .set(revokedSessionKey(jti), '1', 'EXAT', expiresAtSeconds)
     .publish(SESSION_REVOCATIONS_CHANNEL, revocationMessage(jti, expiresAtSeconds));
-}
-
-export interface RevocationSync {
-  /** Runs a sync now (all rows or only unsynced ones); resolves when done, never rejects. */
-  run(all: boolean): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * Keeps Redis's revocations in step with PostgreSQL: a full sync whenever the Redis client
- * becomes ready (first connect and every reconnect), and every `intervalMs` a sync of what
- * Redis may lack (plus pruning of expired rows). A full sync that fails (Redis gone again,
- * PostgreSQL down) is retried by the next tick. Syncs never overlap.
- */
-export function startRevocationSync(opts: {
-  store: RevocationStore;
-  redis: Redis;
-  logger: Logger;
-  intervalMs: number;
-}): RevocationSync {
-  const { store, redis, logger } = opts;
-  let needFull = true;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const run = (all: boolean): Promise<void> => {
-    running = running.then(async () => {
-      if (stopped) return;
-      // a (re)connect while this runs asks again, and its own run does the full sync
-      const full = all || needFull;
-      needFull = false;
-      try {
-        const written = await store.sync({ all: full });
-        if (written > 0 || full) logger.info({ written, full }, 'revocations synced to Redis');
-      } catch (err) {
-        if (full) needFull = true;
-        logger.warn({ err, full }, 'revocation sync failed; retrying on the next tick');
-      }
-    });
-    return running;
-  };
-
-  const onReady = () => void run(true);
-  redis.on('ready', onReady);
-  const timer = setInterval(() => void run(false), opts.intervalMs);
-  timer.unref();
-  if (redis.status === 'ready') void run(true);
-
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      redis.off('ready', onReady);
-      await running;
-    },
-  };
 }

@@ -46,10 +46,15 @@ export class SessionsStore {
     await recordRevocations(client, live);
     return live;
   }
+
+  /** Revokes these sessions, listed or not, inside the caller's transaction (idempotent). */
+  async recordRevoked(client: PoolClient, sessions: readonly RevokedSession[]): Promise<void> {
+    await recordRevocations(client, sessions);
+  }
 }
 
 /** `revoked_sessions` rows for these sessions, in the caller's transaction (idempotent). */
-export async function recordRevocations(
+async function recordRevocations(
   client: PoolClient,
   sessions: readonly RevokedSession[],
 ): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@wayfarer/service-kit/pg';
+import { DuplicateEmailError } from '../domain/errors';
 
 export interface User {
   id: string;
@@ -10,14 +11,6 @@ export interface User {
 }
 
 export type NewUser = Omit<User, 'createdAt'>;
-
-/** Raised when the email (in any case) already has an account. */
-export class DuplicateEmailError extends Error {
-  constructor() {
-    super('duplicate email');
-    this.name = 'DuplicateEmailError';
-  }
-}
 
 interface UserRow {
   id: string;
@@ -42,7 +35,7 @@ function toUser(row: UserRow): User {
 }
 
 /** The `users` table of auth's own PostgreSQL database. */
-export class UsersRepo {
+export class UsersStore {
   constructor(private readonly pool: Pool) {}
 
   async findByEmail(email: string): Promise<User | null> {

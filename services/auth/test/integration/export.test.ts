@@ -12,7 +12,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the profile area of the account export (issue 22)', () => {
+describe('the profile area of the account export', () => {
   it("holds the user's name, email, created date and picture, never a password hash", async () => {
     const ann = newUser('ann');
     const bob = newUser('bob');

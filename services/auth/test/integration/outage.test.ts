@@ -9,8 +9,7 @@ import {
   type RedisServer,
   type TcpProxy,
 } from '@wayfarer/test-kit/faults';
-import { LOGIN_UNAVAILABLE_MESSAGE } from '../../src/routes/login';
-import { LOGOUT_UNAVAILABLE_MESSAGE } from '../../src/routes/session';
+import { LOGIN_UNAVAILABLE_MESSAGE, LOGOUT_UNAVAILABLE_MESSAGE } from '../../src/domain/messages';
 import {
   claimsOf,
   identityFor,

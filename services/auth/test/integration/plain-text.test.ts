@@ -3,7 +3,7 @@ import { IdentityHeaders } from '@wayfarer/contracts';
 import { newUser, randomIp, register, startAuth, type Harness } from './harness';
 
 /*
- * Every text input of auth is plain text (issue 18): a control character in a registration
+ * Every text input of auth is plain text: a control character in a registration
  * field (multipart), in the login body (JSON) or in an avatar path is a 400 naming the field,
  * before PostgreSQL sees it (a NUL in the name was a 500), and nobody is registered.
  */

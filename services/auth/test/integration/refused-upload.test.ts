@@ -4,7 +4,7 @@ import { NOT_AN_IMAGE_MESSAGE } from '../../src/domain/registration';
 import { newUser, startAuth, type Harness } from './harness';
 
 /*
- * A refused profile picture must reach the client as auth's 400, over real HTTP (issue 18):
+ * A refused profile picture must reach the client as auth's 400, over real HTTP:
  * auth refuses a non-image by its first bytes while the client is still sending, and used to
  * answer and close the connection at once (a browser's network error, the gateway's 502). It
  * now reads the rest of the body, up to the form's limit, before answering.
