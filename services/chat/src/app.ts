@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { createHttpApp, type Logger } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { conversationRoutes } from './routes/conversation';
+import { installChatErrors } from './routes/errors';
 import { exportRoutes } from './routes/export';
 import { inboxRoutes } from './routes/conversations';
 import type { ChatStores } from './store';
@@ -29,7 +30,13 @@ export function buildApp(deps: ChatDeps): FastifyInstance {
     readiness: { mongo: mongoPing(deps.db), ...deps.readiness },
     fastify: { routerOptions: { maxParamLength: 300 } },
   });
-  const ctx: ChatContext = { app, stores: deps.stores, now: deps.now ?? (() => new Date()) };
+  // chat's refusals are answered as HTTP errors by every route (routes/errors.ts)
+  installChatErrors(app);
+  const ctx: ChatContext = {
+    app,
+    deps: { stores: deps.stores },
+    now: deps.now ?? (() => new Date()),
+  };
   conversationRoutes(ctx);
   inboxRoutes(ctx);
   exportRoutes(ctx);

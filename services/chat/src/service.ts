@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { roomIdOf } from '@wayfarer/contracts';
 import {
   composeService,
   connectFences,
@@ -11,9 +10,9 @@ import { openMongoService } from '@wayfarer/service-kit/mongo';
 import { buildApp } from './app';
 import type { ChatEnv } from './config';
 import { CONSUMERS, startProjections, type ProjectionOptions } from './events/consumers';
-import { subscribeNotifications } from './events/notifications';
+import { subscribeNotifications } from './events/consumers/notification-pushes';
+import { isRevokedIn, subscribeRevocations } from './events/consumers/revocations';
 import { PUBLISHED_TOPICS } from './events/outbox';
-import { isRevokedIn, subscribeRevocations } from './events/revocations';
 import { createSocketServer } from './socket/server';
 import { openStores } from './store';
 
@@ -43,7 +42,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       stores: (db) => openStores(db, fences),
       // senders' clientIds, kept in their messages (unique index; pruned after 24 h)
       idempotent: (s) => [s.messages.idempotency],
-      // each message's message.sent, in its own document (issue 21)
+      // each message's message.sent, in its own document
       outbox: { topics: PUBLISHED_TOPICS, collections: (s) => [s.messages.collection] },
       onClose,
     });
@@ -90,7 +89,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       },
     });
 
-    // notifications (issue 21), pushed by the notifications service through Redis: this
+    // notifications, pushed by the notifications service through Redis: this
     // instance's sockets of the user get each one
     await subscribeNotifications({
       subscriber: revocationsClient,
@@ -105,7 +104,7 @@ export async function createService(env: ChatEnv, options: ChatServiceOptions = 
       stores,
       logger,
       groupIds: groupIds(env, CONSUMERS),
-      onFriendshipRemoved: (userIds) => sockets.leaveRoomOf(userIds, roomIdOf(...userIds)),
+      leaveRoom: (userIds, roomId) => sockets.leaveRoomOf(userIds, roomId),
       ...options,
     });
     onClose(() => projections.stop());

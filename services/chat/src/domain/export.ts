@@ -1,6 +1,6 @@
 import { usersOfRoom } from '@wayfarer/contracts';
 
-/** A message as the account export holds it (issue 22): who with, which way, what and when. */
+/** A message as the account export holds it: who with, which way, what and when. */
 export interface ExportedMessage {
   id: string;
   direction: 'sent' | 'received';

@@ -1,7 +1,7 @@
 import { DEFAULT_AVATAR, type ConversationSummary } from '@wayfarer/contracts';
 
 /*
- * The inbox's rules, pure (issue 21): what a user's summary of one conversation becomes with a
+ * The inbox's rules, pure: what a user's summary of one conversation becomes with a
  * message, and how the inbox is answered. The store keeps one document per user holding an
  * entry per friend they have a conversation with (store/inbox.ts).
  */

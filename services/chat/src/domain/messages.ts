@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { ChatLimits, ChatMessages, isPlainText, roomIdOf, usersOfRoom } from '@wayfarer/contracts';
+import {
+  ChatLimits,
+  ChatMessages,
+  isPlainText,
+  roomIdOf,
+  usersOfRoom,
+  type ReceiveMessage,
+} from '@wayfarer/contracts';
 
 /*
  * chat's rules, pure: what text may be sent, who may be in which room, the per-socket rate.
@@ -80,4 +87,25 @@ export const encodeCursor = (c: Cursor): string => `${c.timestampMs}-${c.id}`;
 export function decodeCursor(value: string): Cursor | null {
   const m = /^(\d{1,15})-([0-9a-f]{24})$/.exec(value);
   return m ? { timestampMs: Number(m[1]), id: m[2]! } : null;
+}
+
+/** A stored message as `receive_message` (and the send's ack) carries it. */
+export function receiveMessageOf(
+  message: {
+    _id: { toHexString(): string };
+    roomId: string;
+    senderId: string;
+    content: string;
+    timestamp: Date;
+  },
+  clientId: string | undefined,
+): ReceiveMessage {
+  return {
+    _id: message._id.toHexString(),
+    roomId: message.roomId,
+    from: message.senderId,
+    text: message.content,
+    timestamp: message.timestamp.toISOString(),
+    ...(clientId === undefined ? {} : { clientId }),
+  };
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatStores } from '../store';
+import type { ChatUseCaseDeps } from '../usecases/deps';
 
-/** What the route modules share: the app they add routes to and what the handlers need. */
+/** What the route modules share: the app, what the use cases work with, the clock. */
 export interface ChatContext {
   app: FastifyInstance;
-  stores: ChatStores;
+  deps: ChatUseCaseDeps;
   now: () => Date;
 }

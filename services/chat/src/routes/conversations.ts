@@ -1,22 +1,22 @@
 import { z } from 'zod';
-import { ChatMessages, type ConversationReadResponse } from '@wayfarer/contracts';
-import { HttpError, notFound, parse, requireUserId } from '@wayfarer/service-kit';
+import type { ConversationReadResponse } from '@wayfarer/contracts';
+import { parse, requireUserId } from '@wayfarer/service-kit';
+import { listConversationsJson } from '../usecases/list-conversations';
+import { markRead } from '../usecases/mark-read';
 import type { ChatContext } from './context';
-import { roomOfCaller } from '../domain/messages';
 
 const Params = z.object({ roomId: z.string().max(300) });
 
-/** The inbox (issue 21): the caller's conversations, and marking one read. */
+/** The inbox: the caller's conversations, and marking one read. */
 export function inboxRoutes(ctx: ChatContext): void {
-  const { app, stores } = ctx;
+  const { app, deps } = ctx;
 
   /**
    * The caller's conversations with friends, newest last message first (contracts'
    * ConversationsResponse, as the store wrote it).
    */
   app.get('/api/conversations', async (request, reply) => {
-    const userId = requireUserId(request);
-    const body = await stores.inbox.listJson(userId);
+    const body = await listConversationsJson(deps, requireUserId(request));
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
@@ -24,12 +24,10 @@ export function inboxRoutes(ctx: ChatContext): void {
   app.post('/api/conversations/:roomId/read', async (request) => {
     const userId = requireUserId(request);
     const { roomId } = parse(Params, request.params);
-    const room = roomOfCaller(userId, roomId);
-    if (!room.ok) throw new HttpError(room.error === ChatMessages.badRoom ? 400 : 403, room.error);
-    if (!(await stores.inbox.markRead(userId, room.otherId, ctx.now()))) {
-      throw notFound(ChatMessages.conversationNotFound);
-    }
-    const body: ConversationReadResponse = { roomId: room.roomId, unread: 0 };
+    const body: ConversationReadResponse = {
+      roomId: await markRead(deps, userId, roomId, ctx.now()),
+      unread: 0,
+    };
     return body;
   });
 }

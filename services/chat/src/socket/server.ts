@@ -6,34 +6,20 @@ import {
   CHAT_SOCKET_PATH,
   ChatEvents,
   ChatMessages,
-  IdempotencyKey,
   IdempotencyMessages,
   NOTIFICATION_SOCKET_EVENT,
-  ReceiveMessage,
   SendMessage,
   type ChatAck,
   type NotificationPushed,
   type SendMessageAck,
 } from '@wayfarer/contracts';
-import {
-  HttpError,
-  recordedAnswer,
-  RequestFingerprint,
-  verifyIdentityProof,
-  type IdempotencyClaim,
-  type Logger,
-  type RecordedAnswer,
-} from '@wayfarer/service-kit';
-import {
-  allowSend,
-  checkText,
-  payloadError,
-  roomOfCaller,
-  roomOfMessage,
-} from '../domain/messages';
-import { messageSentEntry } from '../events/outbox';
+import { HttpError, verifyIdentityProof, type Logger } from '@wayfarer/service-kit';
+import { ChatRefusedError } from '../domain/errors';
+import { allowSend, checkText, payloadError, roomOfMessage } from '../domain/messages';
 import type { ChatStores } from '../store';
-import type { MessageDoc } from '../store/messages';
+import type { ChatUseCaseDeps } from '../usecases/deps';
+import { joinRoom } from '../usecases/join-room';
+import { sendMessage } from '../usecases/send-message';
 
 export interface SocketDeps {
   server: HttpServer;
@@ -44,7 +30,7 @@ export interface SocketDeps {
   /** Redis connections of the adapter: one to publish, one to subscribe. */
   pubClient: Redis;
   subClient: Redis;
-  /** Whether a session id is revoked now (`revocations.ts`). */
+  /** Whether a session id is revoked now (events/consumers/revocations.ts). */
   isRevoked: (sessionId: string) => Promise<boolean>;
   /** Called after a message (and its `message.sent` in its outbox) is stored: the relay's kick. */
   onStored?: () => void;
@@ -153,6 +139,18 @@ export function createSocketServer(deps: SocketDeps) {
     }
   };
 
+  const useCases: ChatUseCaseDeps = { stores, presence: inRoom, onStored: deps.onStored };
+
+  /** What a refusal of a use case acks (`{ ok: false, error }`); anything else is thrown. */
+  const refusal = (err: unknown): { ok: false; error: string } | null => {
+    if (err instanceof ChatRefusedError) return { ok: false, error: err.message };
+    // the clientId was used before for another message (service-kit's 422)
+    if (err instanceof HttpError && err.statusCode === 422) {
+      return { ok: false, error: IdempotencyMessages.clientIdReused };
+    }
+    return null;
+  };
+
   io.on('connection', (raw) => {
     const socket = raw as unknown as ChatSocket;
     const { userId } = socket.data;
@@ -162,14 +160,11 @@ export function createSocketServer(deps: SocketDeps) {
     socket.on(ChatEvents.join, async (roomId: unknown, ackFn: unknown) => {
       const ack = ackOf<ChatAck>(ackFn);
       try {
-        const room = roomOfCaller(userId, roomId);
-        if (!room.ok) return ack({ ok: false, error: room.error });
-        if (!(await stores.friendships.areFriends(userId, room.otherId))) {
-          return ack({ ok: false, error: ChatMessages.notInRoom });
-        }
-        await socket.join(room.roomId);
+        await socket.join(await joinRoom(useCases, userId, roomId));
         ack({ ok: true });
       } catch (err) {
+        const refused = refusal(err);
+        if (refused) return ack(refused);
         log.error({ err }, 'join failed');
         ack({ ok: false, error: ChatMessages.failed });
       }
@@ -196,49 +191,20 @@ export function createSocketServer(deps: SocketDeps) {
         // the sender is the authenticated user: the client's `from` is ignored
         const room = roomOfMessage(userId, parsed.data.to);
         if (!room.ok) return ack({ ok: false, error: room.error });
-        // asked beside the friendship check: whether the recipient is in the conversation
-        // now (their `message.sent` says it, for notifications)
-        const recipientInRoom = inRoom(room.roomId, room.otherId);
-        if (!(await stores.friendships.areFriends(userId, room.otherId))) {
-          return ack({ ok: false, error: ChatMessages.notFriends });
-        }
-        // the clientId is the message's idempotency key, unique per sender: a resend of the
-        // same message (its ack was lost) is answered the stored one and stores nothing
-        const { clientId } = parsed.data;
-        let claim: IdempotencyClaim | null = null;
-        if (clientId !== undefined) {
-          if (!IdempotencyKey.safeParse(clientId).success) {
-            return ack({ ok: false, error: IdempotencyMessages.badClientId });
-          }
-          const fingerprint = new RequestFingerprint(ChatEvents.sendMessage, room.roomId)
-            .field('text', text.text)
-            .digest();
-          claim = { owner: userId, key: clientId, fingerprint };
-        }
-        const present = await recipientInRoom;
-        const outcome = await stores.messages.idempotency.run(claim, async (stamp) => {
-          let answer: RecordedAnswer | null = null;
-          const stored = await stores.messages.insert(
-            { roomId: room.roomId, senderId: userId, content: text.text, timestamp: new Date() },
-            (doc) => stamp((answer = recordedAnswer(200, receiveMessageOf(doc, clientId)))),
-            (doc) => [messageSentEntry(doc, room.otherId, present)],
-          );
-          deps.onStored?.();
-          const message = receiveMessageOf(stored, clientId);
-          return { answer: answer ?? recordedAnswer(200, message), value: message };
+        const message = await sendMessage(useCases, userId, {
+          roomId: room.roomId,
+          recipientId: room.otherId,
+          text: text.text,
+          clientId: parsed.data.clientId,
         });
-        const message = outcome.replayed
-          ? ReceiveMessage.parse(JSON.parse(outcome.answer.body))
-          : outcome.value;
         // stored first; then acknowledged and delivered to the room on every instance (a
         // resend delivers it again: the first send may have stored it and died before this;
         // clients keep each _id once)
         ack({ ok: true, message });
         io.to(room.roomId).emit(ChatEvents.receiveMessage, message);
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 422) {
-          return ack({ ok: false, error: IdempotencyMessages.clientIdReused });
-        }
+        const refused = refusal(err);
+        if (refused) return ack(refused);
         log.error({ err }, 'send_message failed');
         ack({ ok: false, error: ChatMessages.failed });
       }
@@ -248,8 +214,8 @@ export function createSocketServer(deps: SocketDeps) {
   return {
     io,
     /**
-     * A notification for `userId` (issue 21), emitted to their sockets on this instance (each
-     * instance hears every push: events/notifications.ts).
+     * A notification for `userId`, emitted to their sockets on this instance (each instance
+     * hears every push: events/consumers/notification-pushes.ts).
      */
     pushToUser(userId: string, pushed: NotificationPushed): void {
       io.local.to(userRoom(userId)).emit(NOTIFICATION_SOCKET_EVENT, pushed);
@@ -276,21 +242,6 @@ export function createSocketServer(deps: SocketDeps) {
       io.local.disconnectSockets(true);
       io.engine.close();
     },
-  };
-}
-
-/** What `receive_message` (and the send's ack) carries of a stored message. */
-function receiveMessageOf(
-  doc: Pick<MessageDoc, '_id' | 'roomId' | 'senderId' | 'content' | 'timestamp'>,
-  clientId: string | undefined,
-): ReceiveMessage {
-  return {
-    _id: doc._id.toHexString(),
-    roomId: doc.roomId,
-    from: doc.senderId,
-    text: doc.content,
-    timestamp: doc.timestamp.toISOString(),
-    ...(clientId === undefined ? {} : { clientId }),
   };
 }
 

@@ -3,14 +3,14 @@ import type { FriendshipFences } from '@wayfarer/service-kit/mongo';
 import { FriendshipProjection } from '@wayfarer/service-kit/mongo';
 import { InboxStore } from './inbox';
 import { MessagesStore } from './messages';
-import { UsersProjection } from './users';
+import { UsersStore } from './users';
 
 /** Everything chat keeps in its own MongoDB database. */
 export interface ChatStores {
   messages: MessagesStore;
-  users: UsersProjection;
+  users: UsersStore;
   friendships: FriendshipProjection;
-  /** Each user's conversations (issue 21), from chat's own `message.sent`. */
+  /** Each user's conversations, from chat's own `message.sent`. */
   inbox: InboxStore;
 }
 
@@ -18,7 +18,7 @@ export interface ChatStores {
 export function createStores(db: Db, fences: FriendshipFences): ChatStores {
   return {
     messages: new MessagesStore(db),
-    users: new UsersProjection(db),
+    users: new UsersStore(db),
     friendships: new FriendshipProjection(db, fences),
     inbox: new InboxStore(db),
   };

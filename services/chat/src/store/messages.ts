@@ -13,7 +13,7 @@ import type { Cursor } from '../domain/messages';
 /**
  * A stored message. `idempotency` (service-kit `WithIdempotency`) is the sender's `clientId`
  * with the ack first answered, written by the insert itself (24 h). `outbox` (service-kit's
- * MongoDB outbox, issue 21) holds its `message.sent` until the relay has published it.
+ * MongoDB outbox) holds its `message.sent` until the relay has published it.
  */
 export interface MessageDoc extends WithIdempotency, WithOutbox {
   _id: ObjectId;
@@ -74,7 +74,7 @@ export class MessagesStore {
 
   /**
    * Every message of every conversation the user is in, sent and received, oldest first (the
-   * account export, issue 22).
+   * account export).
    */
   async ofUser(userId: string): Promise<StoredMessage[]> {
     const docs = await this.collection

@@ -12,7 +12,7 @@ import {
 import { collectionsHolding, throughGateway } from '@wayfarer/test-kit';
 import { emitAck, startChat, type Instance } from './harness';
 
-// issue 19: chat follows auth's user.updated (the name conversations show) and erases on
+// chat follows auth's user.updated (the name conversations show) and erases on
 // user.deleted (the user's conversations, both sides, and friendships)
 
 let chat: Awaited<ReturnType<typeof startChat>>;

@@ -47,7 +47,7 @@ async function socketOf(userId: string) {
   return socket;
 }
 
-describe('the messages area of the account export (issue 22)', () => {
+describe('the messages area of the account export', () => {
   it("holds the messages the user sent and received, and none of others' conversations", async () => {
     const [ann, bob, cal] = await Promise.all(['ann', 'bob', 'cal'].map(known));
     await chat.befriend(ann!, bob!, one);

@@ -18,7 +18,7 @@ import {
 import { throughGateway } from '@wayfarer/test-kit';
 import { emitAck, startChat, type Instance } from './harness';
 
-// issue 21: the inbox (GET /api/conversations, POST /api/conversations/{roomId}/read), kept by
+// the inbox (GET /api/conversations, POST /api/conversations/{roomId}/read), kept by
 // chat's own consumer of message.sent; real MongoDB-wire server, Kafka and Redis, two instances
 
 type Chat = Awaited<ReturnType<typeof startChat>>;

@@ -10,7 +10,7 @@ import { throughGateway } from '@wayfarer/test-kit';
 import { emitAck, startChat, type Instance } from './harness';
 
 /*
- * Every text of chat's socket payloads and HTTP parameters is plain text (issue 18): a message's
+ * Every text of chat's socket payloads and HTTP parameters is plain text: a message's
  * text is multi-line (tabs and line breaks kept), ids one line; a control character or a lone
  * surrogate is refused with a message naming the field, and nothing is stored or delivered.
  */

@@ -9,7 +9,7 @@ import {
 } from '../../src/domain/inbox';
 import { InboxAnswers } from '../../src/store/inbox';
 
-// issue 21: the inbox's pure rules (domain/inbox.ts)
+// the inbox's pure rules (domain/inbox.ts)
 
 const friend = { name: 'Bob', picture: '' };
 const message = (over: Partial<InboxMessage> = {}): InboxMessage => ({

@@ -5,6 +5,7 @@ import {
   SESSION_REVOCATIONS_CHANNEL,
 } from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
+import { subscribeChannel } from './channel';
 
 /**
  * Session revocations, as the gateway hears them: auth writes `revokedSessionKey(jti)` and
@@ -12,23 +13,17 @@ import type { Logger } from '@wayfarer/service-kit';
  * (`isRevoked`) and, subscribed to the channel on every instance, cuts the sockets of a session
  * as soon as it is revoked (`onRevoked`).
  */
-export async function subscribeRevocations(options: {
+export function subscribeRevocations(options: {
   /** A connection of its own: it enters subscriber mode. */
   subscriber: Redis;
   logger: Logger;
   onRevoked: (sessionId: string) => void;
 }): Promise<void> {
-  const { subscriber, logger, onRevoked } = options;
-  subscriber.on('message', (channel: string, message: string) => {
-    if (channel !== SESSION_REVOCATIONS_CHANNEL) return;
-    const parsed = parseRevocationMessage(message);
-    if (!parsed) {
-      logger.warn({ message }, 'unreadable revocation message');
-      return;
-    }
-    onRevoked(parsed.jti);
+  return subscribeChannel(options.subscriber, SESSION_REVOCATIONS_CHANNEL, {
+    parse: parseRevocationMessage,
+    onMessage: (parsed) => options.onRevoked(parsed.jti),
+    onUnreadable: (message) => options.logger.warn({ message }, 'unreadable revocation message'),
   });
-  await subscriber.subscribe(SESSION_REVOCATIONS_CHANNEL);
 }
 
 export const isRevokedIn =
