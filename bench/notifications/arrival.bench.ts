@@ -1,6 +1,6 @@
 /**
- * Issue 21: from a friend's action answered to its notification arriving on the other user's
- * socket, through Kafka, p99 under 250 ms, for each kind the issue names:
+ * From a friend's action answered to its notification arriving on the other user's
+ * socket, through Kafka, p99 under 250 ms, for each kind of notification:
  *
  * - **request**: R's `POST /api/add-friend/{A}` answered -> `friend_request` on A's socket
  *   (social's outbox -> Kafka -> notifications -> Redis -> chat -> socket); A then declines it

@@ -1,5 +1,5 @@
 /**
- * How soon a friend's change to a saved trip shows in `GET /api/friends` (issue 19 budget: p99
+ * How soon a friend's change to a saved trip shows in `GET /api/friends` (budget: p99
  * under 250 ms after the trip's PATCH is answered), against the real stack.
  *
  *   node --import tsx bench/social/edit-lag.bench.ts     (infra up: deploy/local/up)
@@ -154,7 +154,7 @@ try {
     return seenAfter(a, b, trip._id, (shown) => shown?.name === name);
   };
   /**
-   * Issue 20: B makes the trip private (`visibility` in a PATCH): ms from the answer until A's
+   * B makes the trip private (`visibility` in a PATCH): ms from the answer until A's
    * `/api/friends` no longer has it; then back to `friends` (until it is there again).
    */
   const setVisibility = async (visibility: 'private' | 'friends'): Promise<number> => {
@@ -229,7 +229,7 @@ try {
     unit: 'ms',
     budget: { figureBelow: BUDGET_MS },
     note:
-      `${ROUNDS} rounds, interleaved with the rows above (issue 20): PATCH {visibility: ` +
+      `${ROUNDS} rounds, interleaved with the rows above: PATCH {visibility: ` +
       `'private'} -> trip.updated -> social; private p50 ${pct(hides, 50).toFixed(1)} ms; back ` +
       `to friends p50 ${pct(shows, 50).toFixed(1)} ms, p99 ${pct(shows, 99).toFixed(1)} ms`,
   });

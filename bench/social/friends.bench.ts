@@ -17,80 +17,29 @@
  * `x-next-cursor` (what the screen takes to show everything), and the sizes.
  */
 import { FRIENDS_NEXT_CURSOR_HEADER, IdentityHeaders, SocialLimits } from '@wayfarer/contracts';
-import { loadConfig } from '@wayfarer/service-kit';
-import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
-import { createService, friendTrip, SocialEnv } from '@wayfarer/social';
+import { throughGateway } from '@wayfarer/test-kit';
 import { recordBudget } from '../lib/results';
+import {
+  cachesListening,
+  FRIENDS_SHAPE,
+  primaryKeyRead,
+  startFriendsBench,
+  writeAndWaitDropped,
+} from './fixture';
 
-const FRIENDS = 200;
-const TRIPS = 20;
-const DESTINATIONS = 5;
+const { friends: FRIENDS, trips: TRIPS, destinations: DESTINATIONS } = FRIENDS_SHAPE;
 const WARMUP = 5;
 const ROUNDS = 40;
 
-const dbUrl = await freshDatabase('bench_social');
-const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl }));
-const svc = await createService(env, { skipHistory: true });
+// trip t of each friend created t days ago
+const bench = await startFriendsBench('bench_social', (_f, t) => `${t} days`);
+const { me } = bench;
+const svc = bench.services[0]!;
 try {
-  const me = 'bench-me';
-  const story = 'x'.repeat(100) + '...';
-  await svc.pool.query(
-    `INSERT INTO users (id, name, search_key, picture)
-     SELECT 'u' || i, 'Friend ' || i, 'friend ' || i, '/api/avatars/u' || i || '/a.webp'
-       FROM generate_series(1, $1) i`,
-    [FRIENDS],
-  );
-  await svc.pool.query(
-    `INSERT INTO friendships (user_id, friend_id)
-     SELECT $1, 'u' || i FROM generate_series(1, $2) i
-     UNION ALL SELECT 'u' || i, $1 FROM generate_series(1, $2) i`,
-    [me, FRIENDS],
-  );
-  // the rows social's trips consumer writes for each trip.created (domain/trips: the doc with
-  // every photo, the list's summary with the first)
-  const trips = [];
-  for (let f = 1; f <= FRIENDS; f++) {
-    for (let t = 1; t <= TRIPS; t++) {
-      const tripId = `t${f}-${t}`;
-      const trip = friendTrip({
-        tripId,
-        name: `Trip ${t}`,
-        startDate: '2026-05-01',
-        endDate: '2026-05-09',
-        destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
-          id: `d${f}-${t}-${d + 1}`,
-          name: `Destination ${d + 1}`,
-          latitude: 41.9,
-          longitude: 12.5,
-          startDate: '2026-05-01',
-          endDate: '2026-05-03',
-          photos: [1, 2, 3].map((p) => `/api/photos/${tripId}/p${p}`),
-          storyPreview: story,
-        })),
-      });
-      trips.push({ owner: `u${f}`, ageDays: t, ...trip });
-    }
-  }
-  await svc.pool.query(
-    `INSERT INTO trips (id, owner_id, created_at, doc, summary)
-     SELECT x.doc->>'_id', x.owner, now() - (x.age || ' days')::interval, x.doc, x.summary
-       FROM unnest($1::text[], $2::int[], $3::json[], $4::json[]) AS x(owner, age, doc, summary)`,
-    [
-      trips.map((t) => t.owner),
-      trips.map((t) => t.ageDays),
-      trips.map((t) => JSON.stringify(t.doc)),
-      trips.map((t) => JSON.stringify(t.summary)),
-    ],
-  );
-  await svc.pool.query('ANALYZE');
   const cache = svc.friendsPages.cache;
   if (!cache) throw new Error('the friends cache is off (FRIENDS_CACHE_MAX_BYTES=0)');
   // pages are stored only once the cache's LISTEN connection listens
-  const listenDeadline = performance.now() + 10_000;
-  while (!svc.friendsListener?.listening) {
-    if (performance.now() > listenDeadline) throw new Error('the friends cache never listened');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await cachesListening(svc, 'friends');
 
   const app = throughGateway(svc.app);
   const page = async (url: string) => {
@@ -117,26 +66,13 @@ try {
   };
   // the first page's query alone (PostgreSQL building and sending the text; the store's own
   // query, not its cached pages)
-  const store = svc.store;
-  const query = () => store.friendsPageJson(me, null, SocialLimits.friendsPageDefault);
+  const friendsStore = svc.stores.friends;
+  const query = () => friendsStore.friendsPageJson(me, null, SocialLimits.friendsPageDefault);
   // a write that changes the first page (u1 is on it: ids sort as text), then the wait until its
   // notification has dropped the page; returns ms from the commit's answer to the drop
-  const invalidateFirstPage = async () => {
-    const before = cache.stats().invalidated;
-    await svc.pool.query(`UPDATE users SET name = name WHERE id = 'u1'`);
-    const committed = performance.now();
-    while (cache.stats().invalidated === before) {
-      if (performance.now() - committed > 10_000) throw new Error('no notification after 10 s');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return performance.now() - committed;
-  };
-  const pk = async () => {
-    const { rowCount } = await svc.pool.query('SELECT id, name, picture FROM users WHERE id = $1', [
-      'u7',
-    ]);
-    if (rowCount !== 1) throw new Error('primary-key read found nothing');
-  };
+  const invalidateFirstPage = () =>
+    writeAndWaitDropped(svc, cache, `UPDATE users SET name = name WHERE id = 'u1'`);
+  const pk = primaryKeyRead(svc.pool);
 
   let bytes = 0;
   for (let i = 0; i < WARMUP; i++) {
@@ -219,7 +155,7 @@ try {
     note: `p50 ${pct(notifyMs, 50).toFixed(2)} ms, max ${Math.max(...notifyMs).toFixed(2)} ms over ${ROUNDS} writes: how long a cached page can be stale on a healthy LISTEN connection`,
   });
   recordBudget({
-    name: `GET /api/friends first page: its query alone (store.friendsPageJson) p95 / primary-key read p95`,
+    name: `GET /api/friends first page: its query alone (stores.friends.friendsPageJson) p95 / primary-key read p95`,
     figure: pct(queryMs, 95),
     baseline: pct(pkMs, 95),
     unit: 'ms',
@@ -240,6 +176,5 @@ try {
     budget: { none: true },
   });
 } finally {
-  await svc.close();
-  await dropDatabase(dbUrl);
+  await bench.close();
 }

@@ -1,5 +1,5 @@
 /**
- * How soon a friend's new trip shows in `GET /api/friends` (issue 11 budget: p99 under 250 ms
+ * How soon a friend's new trip shows in `GET /api/friends` (budget: p99 under 250 ms
  * after the trip's POST is answered), against the real stack.
  *
  *   node --import tsx bench/social/new-trip-lag.bench.ts     (infra up: deploy/local/up)

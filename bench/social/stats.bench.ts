@@ -1,5 +1,5 @@
 /**
- * Issue 22: `GET /api/stats` for a user with 1,000 destinations (100 trips x 10, points in
+ * `GET /api/stats` for a user with 1,000 destinations (100 trips x 10, points in
  * cities on every continent), side by side with an indexed primary-key read
  * (`SELECT ... FROM users WHERE id = $1`) on the same database in the same run.
  *
@@ -16,17 +16,17 @@
  */
 import { loadavg } from 'node:os';
 import { IdentityHeaders, StatsResponse } from '@wayfarer/contracts';
-import { loadConfig } from '@wayfarer/service-kit';
-import { dropDatabase, freshDatabase, testServiceEnv, throughGateway } from '@wayfarer/test-kit';
-import {
-  createService,
-  destinationCountries,
-  friendTrip,
-  SocialEnv,
-  statsOf,
-} from '@wayfarer/social';
+import { destinationCountries, friendTrip, statsOf } from '@wayfarer/social/bench';
+import { throughGateway } from '@wayfarer/test-kit';
 import { recordBudget } from '../lib/results';
 import { mulberry32, percentile, timed } from '../lib/stats';
+import {
+  benchDatabase,
+  cachesListening,
+  primaryKeyRead,
+  startSocial,
+  writeAndWaitDropped,
+} from './fixture';
 
 const TRIPS = 100;
 const DESTINATIONS = 10;
@@ -63,9 +63,8 @@ const CITIES: ReadonlyArray<[number, number]> = [
   [21.31, -157.86],
 ];
 
-const dbUrl = await freshDatabase('bench_social_stats');
-const env = loadConfig(SocialEnv, testServiceEnv({ DATABASE_URL: dbUrl }));
-const svc = await createService(env, { skipHistory: true });
+const db = await benchDatabase('bench_social_stats');
+const svc = await startSocial(db.url);
 try {
   const me = 'bench-traveller';
   await svc.pool.query(
@@ -122,11 +121,7 @@ try {
   await svc.pool.query('ANALYZE');
   const cache = svc.statsPages.cache;
   if (!cache) throw new Error('the stats cache is off (STATS_CACHE_MAX_BYTES=0)');
-  const listenDeadline = performance.now() + 10_000;
-  while (!svc.friendsListener?.listening) {
-    if (performance.now() > listenDeadline) throw new Error('the stats cache never listened');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await cachesListening(svc, 'stats');
 
   const app = throughGateway(svc.app);
   let bytes = 0;
@@ -137,23 +132,11 @@ try {
     bytes = res.rawPayload.length;
     answer = StatsResponse.parse(res.json());
   };
-  const pk = async () => {
-    const { rowCount } = await svc.pool.query('SELECT id, name, picture FROM users WHERE id = $1', [
-      'u7',
-    ]);
-    if (rowCount !== 1) throw new Error('primary-key read found nothing');
-  };
+  const pk = primaryKeyRead(svc.pool);
   // a write of one of the user's trips (as a trip.updated would be), then the wait until its
   // notification has dropped the cached answer
-  const invalidate = async () => {
-    const before = cache.stats().invalidated;
-    await svc.pool.query(`UPDATE trips SET version = version WHERE id = 't1'`);
-    const committed = performance.now();
-    while (cache.stats().invalidated === before) {
-      if (performance.now() - committed > 10_000) throw new Error('no notification after 10 s');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
+  const invalidate = () =>
+    writeAndWaitDropped(svc, cache, `UPDATE trips SET version = version WHERE id = 't1'`);
   // the figures' computation alone (rows read once, outside the timing)
   const { rows } = await svc.pool.query<Parameters<typeof statsOf>[0][number]>(
     `SELECT summary, countries FROM trips WHERE owner_id = $1 AND NOT deleted`,
@@ -229,5 +212,5 @@ try {
   });
 } finally {
   await svc.close();
-  await dropDatabase(dbUrl);
+  await db.drop();
 }

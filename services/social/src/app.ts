@@ -4,7 +4,6 @@ import {
   createHttpApp,
   type BackgroundConsumer,
   type Logger,
-  type OutboxRelay,
 } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { exportRoutes } from './routes/export';
@@ -12,26 +11,16 @@ import { feedRoutes } from './routes/feed';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
 import { statsRoutes } from './routes/stats';
-import type { FeedPages } from './store/feed';
-import type { FriendsPages } from './store/friends-pages';
-import type { SocialStore } from './store/social';
-import type { StatsPages } from './store/stats';
-import type { SocialContext } from './routes/context';
+import { installDomainErrors } from './routes/errors';
+import type { SocialDeps } from './usecases/deps';
 
-export interface SocialDeps {
+export interface SocialAppDeps {
   logger: Logger;
   pool: Pool;
-  store: SocialStore;
-  /** `GET /api/friends`'s pages (cached, the store's query underneath). */
-  friendsPages: FriendsPages;
-  /** `GET /api/feed`'s pages (cached, the feed query underneath). */
-  feedPages: FeedPages;
-  /** `GET /api/stats`'s answers (issue 22; cached, computed from the stored trips underneath). */
-  statsPages: StatsPages;
+  /** What the use cases work with (stores, caches, fences, relay). */
+  deps: SocialDeps;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
-  /** Kicked after a commit that enqueued events; optional (the relay also polls). */
-  relay?: Pick<OutboxRelay, 'kick'>;
   /**
    * The users and trips consumers: `/readyz` fails until both have joined their groups (a
    * friend's new trip is read from what they write); absent in tests of the app alone.
@@ -40,7 +29,7 @@ export interface SocialDeps {
 }
 
 /** The social service's HTTP app (not listening): what main.ts runs and tests inject into. */
-export function buildApp(deps: SocialDeps): FastifyInstance {
+export function buildApp(deps: SocialAppDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'social',
     logger: deps.logger,
@@ -54,14 +43,8 @@ export function buildApp(deps: SocialDeps): FastifyInstance {
     // ids longer than the router's default 100 get our 404 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
-  const ctx: SocialContext = {
-    app,
-    store: deps.store,
-    friendsPages: deps.friendsPages,
-    feedPages: deps.feedPages,
-    statsPages: deps.statsPages,
-    relay: deps.relay,
-  };
+  installDomainErrors(app);
+  const ctx = { app, deps: deps.deps };
   friendRoutes(ctx);
   feedRoutes(ctx);
   searchRoutes(ctx);

@@ -21,7 +21,7 @@ export const SocialEnv = z.object({
     .min(0)
     .default(64 * 1024 * 1024),
   /**
-   * Bound of the in-memory cache of `GET /api/feed` pages (issue 21), bytes; 0 turns it off. It
+   * Bound of the in-memory cache of `GET /api/feed` pages, bytes; 0 turns it off. It
    * hears the same notifications as the friends cache.
    */
   FEED_CACHE_MAX_BYTES: z.coerce
@@ -30,7 +30,7 @@ export const SocialEnv = z.object({
     .min(0)
     .default(16 * 1024 * 1024),
   /**
-   * Bound of the in-memory cache of `GET /api/stats` answers (issue 22: each user's own and
+   * Bound of the in-memory cache of `GET /api/stats` answers (each user's own and
    * friends-visible figures), bytes; 0 turns it off. It hears the same notifications.
    */
   STATS_CACHE_MAX_BYTES: z.coerce

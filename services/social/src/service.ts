@@ -6,20 +6,26 @@ import { FeedPages } from './store/feed';
 import type { SocialEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
+import { FriendsStore } from './store/friends';
 import { FriendsCache } from './store/friends-cache';
 import { FRIENDS_CHANGED_CHANNEL, FriendsPages } from './store/friends-pages';
+import { FriendshipsStore } from './store/friendships';
 import { migrations } from './store/migrations';
-import { SocialStore } from './store/social';
+import { FriendRequestsStore } from './store/requests';
+import { SearchStore } from './store/search';
 import { backfillCountries, StatsPages } from './store/stats';
+import { FriendTripsStore } from './store/trips';
+import { UsersStore } from './store/users';
+import type { SocialDeps, SocialStores } from './usecases/deps';
 
 /** What a caller may set besides the env (tests: consumers that skip earlier history). */
 export type SocialServiceOptions = Pick<ConsumersOptions, 'skipHistory' | 'maxRetryDelayMs'>;
 
 /**
  * social's composition root: the whole running service from its env (PostgreSQL pool with
- * migrations applied, the outbox relay, the friends, feed and stats caches with their LISTEN
- * connection, the country atlas and the countries backfill (issue 22), the users
- * and trips consumers, Redis for the access fences, the app). `main.ts` listens with it; the
+ * migrations applied, the outbox relay, the stores, the friends, feed and stats caches with
+ * their LISTEN connection, the country atlas and the countries backfill, the users and trips
+ * consumers, Redis for the access fences, the app). `main.ts` listens with it; the
  * integration tests boot it with a test env. `close()` closes the app, the consumers, the
  * LISTEN connection, Redis, the relay, then the pool.
  */
@@ -37,9 +43,9 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     // GET /api/friends's pages, kept exact by PostgreSQL's notifications of every change
     // (migration 004) heard on a connection of their own; while it is lost, no cache
     const friendsCache = cacheOf(env.FRIENDS_CACHE_MAX_BYTES);
-    // GET /api/feed's pages (issue 21): the same rules, the same notifications
+    // GET /api/feed's pages: the same rules, the same notifications
     const feedCache = cacheOf(env.FEED_CACHE_MAX_BYTES);
-    // GET /api/stats's answers (issue 22): the same rules, the same notifications
+    // GET /api/stats's answers: the same rules, the same notifications
     const statsCache = cacheOf(env.STATS_CACHE_MAX_BYTES);
     const caches = [friendsCache, feedCache, statsCache].filter(
       (c): c is FriendsCache => c !== null,
@@ -73,17 +79,34 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     // access fences (Redis): unfriending ends access at once; search leaves closed accounts out
     const fences = await connectFences(env.REDIS_URL, logger);
     onClose(() => fences.close());
-    // a friendship changed through this instance drops the pages at once (read your writes)
-    const store = new SocialStore(pool, fences.fences, (userIds) => {
-      for (const id of userIds) caches.forEach((c) => c.notify(id));
-    });
-    const friendsPages = new FriendsPages(store, friendsCache);
+    const stores: SocialStores = {
+      friendships: new FriendshipsStore(pool),
+      requests: new FriendRequestsStore(pool),
+      friends: new FriendsStore(pool),
+      search: new SearchStore(pool),
+      users: new UsersStore(),
+      trips: new FriendTripsStore(),
+    };
+    const friendsPages = new FriendsPages(stores.friends, friendsCache);
     const feedPages = new FeedPages(pool, feedCache);
     const statsPages = new StatsPages(pool, statsCache);
+    const deps: SocialDeps = {
+      pool,
+      stores,
+      friendsPages,
+      feedPages,
+      statsPages,
+      fences: fences.fences,
+      relay,
+      // a friendship changed through this instance drops the pages at once (read your writes)
+      friendshipsChanged: (userIds) => {
+        for (const id of userIds) caches.forEach((c) => c.notify(id));
+      },
+    };
 
-    // issue 22: the country outlines' index (about 1.3 s), built before the service is ready
-    // and before the consumers, which find each new destination's country; then the countries
-    // of trips stored before migration 008
+    // the country outlines' index (about 1.3 s), built before the service is ready and before
+    // the consumers, which find each new destination's country; then the countries of trips
+    // stored before migration 008
     defaultAtlas();
     const backfilled = await backfillCountries(pool);
     if (backfilled > 0) logger.info({ trips: backfilled }, 'destination countries filled');
@@ -91,6 +114,7 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     const consumers = startConsumers({
       kafka,
       pool,
+      stores,
       logger,
       groupIds: groupIds(env, CONSUMERS),
       ...options,
@@ -101,19 +125,15 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
     const app = buildApp({
       logger,
       pool,
-      store,
-      friendsPages,
-      feedPages,
-      statsPages,
+      deps,
       identityProofSecret,
-      relay,
       consumers: [consumers.users, consumers.trips],
     });
     return {
       app,
       logger,
       pool,
-      store,
+      stores,
       friendsPages,
       feedPages,
       statsPages,

@@ -10,7 +10,7 @@ import {
 import type { FriendTrip, FriendStatsResponse, StatsResponse } from '@wayfarer/contracts';
 
 /**
- * Issue 22's statistics from what social keeps of each trip: the list's summary (dates,
+ * The statistics from what social keeps of each trip: the list's summary (dates,
  * destinations with coordinates and dates) and each destination's country code, found once
  * when the trip's event was applied (`destinationCountries`). Pure but for the atlas's outlines,
  * read once at boot.

@@ -1,22 +1,14 @@
-import type { FriendDestinationDetail, FriendTrip } from '@wayfarer/contracts';
+import type { z } from 'zod';
+import type { FriendDestinationDetail, FriendTrip, TripCreated } from '@wayfarer/contracts';
 
-/** The part of trips' `trip.created` (and `trip.updated`) payload a friend's view keeps. */
-export interface TripCreatedPayload {
-  tripId: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  destinations: readonly {
-    id: string;
-    name: string;
-    latitude: number;
-    longitude: number;
-    startDate: string;
-    endDate: string;
-    photos: readonly string[];
-    storyPreview: string;
-  }[];
-}
+/**
+ * The part of trips' `trip.created` (and `trip.updated`) payload a friend's view keeps, as
+ * contracts' event schema infers it (one definition: a field trips adds is seen here).
+ */
+export type TripCreatedPayload = Pick<
+  z.infer<typeof TripCreated.payload>,
+  'tripId' | 'name' | 'startDate' | 'endDate' | 'destinations'
+>;
 
 /** A friend's trip with every photo of each destination: what social keeps of the event. */
 export interface FriendTripDoc extends Omit<FriendTrip, 'destinations'> {

@@ -1,17 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { OutboxRelay } from '@wayfarer/service-kit';
-import type { FeedPages } from '../store/feed';
-import type { FriendsPages } from '../store/friends-pages';
-import type { SocialStore } from '../store/social';
-import type { StatsPages } from '../store/stats';
+import type { SocialDeps } from '../usecases/deps';
 
-/** What the route modules share. */
+/** What the route modules share: the app and what the use cases work with. */
 export interface SocialContext {
   app: FastifyInstance;
-  store: SocialStore;
-  friendsPages: FriendsPages;
-  feedPages: FeedPages;
-  /** `GET /api/stats`'s answers (issue 22), cached per user. */
-  statsPages: StatsPages;
-  relay?: Pick<OutboxRelay, 'kick'>;
+  deps: SocialDeps;
 }

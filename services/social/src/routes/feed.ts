@@ -7,6 +7,7 @@ import {
   parse,
   requireUserId,
 } from '@wayfarer/service-kit';
+import { feedPage } from '../usecases/read-feed';
 import type { SocialContext } from './context';
 
 const FeedQuery = z.object({
@@ -14,9 +15,7 @@ const FeedQuery = z.object({
   cursor: z.string().optional(),
 });
 
-export function feedRoutes(ctx: SocialContext): void {
-  const { app } = ctx;
-
+export function feedRoutes({ app, deps }: SocialContext): void {
   /**
    * One page of the feed (contracts' FeedResponse): the caller's friends' shared trips newest
    * first, from the feed cache, else one query (sent as PostgreSQL wrote it).
@@ -27,7 +26,7 @@ export function feedRoutes(ctx: SocialContext): void {
     if (cursor !== undefined && decodeTimeCursor(cursor) === null) {
       throw badRequest(SocialMessages.badFeedCursor);
     }
-    const page = await ctx.feedPages.get({ userId, afterId: cursor ?? null, limit });
+    const page = await feedPage(deps, userId, cursor ?? null, limit);
     return reply.type('application/json; charset=utf-8').send(page.body);
   });
 }

@@ -4,25 +4,26 @@ import {
   SocialLimits,
   SocialMessages,
   type AcceptFriendResponse,
-  type AddFriendResponse,
   type FriendRequestsResponse,
   type SocialMessageResponse,
   type UserFriendsResponse,
 } from '@wayfarer/contracts';
 import {
   badRequest,
-  HttpError,
   jsonIdempotencyClaim,
-  notFound,
   parse,
-  recordedAnswer,
   requireUserId,
   sendOutcome,
-  type RecordedAnswer,
 } from '@wayfarer/service-kit';
 import type { SocialContext } from './context';
 import { decodeFriendsCursor, encodeFriendsCursor } from '../domain/paging';
-import type { AddFriendDecision } from '../domain/requests';
+import { acceptFriend } from '../usecases/accept-friend';
+import { addFriend } from '../usecases/add-friend';
+import { declineFriend } from '../usecases/decline-friend';
+import { friendDestination } from '../usecases/friend-destination';
+import { friendsPage, friendSummaries } from '../usecases/list-friends';
+import { incomingRequests } from '../usecases/list-requests';
+import { unfriend } from '../usecases/unfriend';
 
 const Params = z.object({ id: z.string().min(1) });
 const FriendsQuery = z.object({
@@ -45,13 +46,10 @@ const DestinationParams = z.object({
   destinationId: z.string().min(1),
 });
 
-export function friendRoutes(ctx: SocialContext): void {
-  const { app, store } = ctx;
-
+export function friendRoutes({ app, deps }: SocialContext): void {
   /**
-   * One page of the caller's friends with their trips: from the friends cache, else one query
-   * (sent as PostgreSQL wrote it); the next page's cursor in the `x-next-cursor` header while
-   * more follow.
+   * One page of the caller's friends with their trips (sent as PostgreSQL wrote it); the next
+   * page's cursor in the `x-next-cursor` header while more follow.
    */
   app.get('/api/friends', async (request, reply) => {
     const userId = requireUserId(request);
@@ -61,7 +59,7 @@ export function friendRoutes(ctx: SocialContext): void {
       afterId = decodeFriendsCursor(cursor);
       if (afterId === null) throw badRequest(SocialMessages.badFriendsCursor);
     }
-    const page = await ctx.friendsPages.page(userId, afterId, limit);
+    const page = await friendsPage(deps, userId, afterId, limit);
     if (page.last !== null)
       reply.header(FRIENDS_NEXT_CURSOR_HEADER, encodeFriendsCursor(page.last));
     return reply.type('application/json; charset=utf-8').send(page.body);
@@ -71,20 +69,18 @@ export function friendRoutes(ctx: SocialContext): void {
   app.get('/api/friends/:friendId/destinations/:destinationId', async (request, reply) => {
     const userId = requireUserId(request);
     const { friendId, destinationId } = parse(DestinationParams, request.params);
-    const body = await store.friendDestinationJson(userId, friendId, destinationId);
-    if (body === null) throw notFound(SocialMessages.destinationNotFound);
+    const body = await friendDestination(deps, userId, friendId, destinationId);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/api/friendRequests', async (request) => {
-    const userId = requireUserId(request);
-    const body: FriendRequestsResponse = await store.requests(userId);
+    const body: FriendRequestsResponse = await incomingRequests(deps, requireUserId(request));
     return body;
   });
 
   app.get('/api/getUserFriends', async (request) => {
     const userId = requireUserId(request);
-    const body: UserFriendsResponse = { userId, friends: await store.friendSummaries(userId) };
+    const body: UserFriendsResponse = { userId, friends: await friendSummaries(deps, userId) };
     return body;
   });
 
@@ -93,30 +89,21 @@ export function friendRoutes(ctx: SocialContext): void {
     const userId = requireUserId(request);
     const { id } = parse(Params, request.params);
     const claim = jsonIdempotencyClaim(request, userId, null); // the path names the addressee
-    const outcome = await store.addFriend(userId, id, claim, addFriendAnswer);
-    if (!outcome.replayed && ['request', 'befriend'].includes(outcome.value.kind)) {
-      ctx.relay?.kick();
-    }
-    return sendOutcome(reply, outcome);
+    return sendOutcome(reply, await addFriend(deps, userId, id, claim));
   });
 
   /** Only the addressee accepts: a request to anyone else is not found, nothing changes. */
   app.post('/api/acceptFriend/:id', async (request) => {
     const userId = requireUserId(request);
     const { id } = parse(Params, request.params);
-    if (!(await store.accept(userId, id))) throw notFound(SocialMessages.requestNotFound);
-    ctx.relay?.kick();
-    const newFriend = await store.friend(userId, id);
-    // unfriended between the commit and this read: the request was accepted all the same
-    if (!newFriend) throw notFound(SocialMessages.notFriends);
-    const body: AcceptFriendResponse = { newFriend };
+    const body: AcceptFriendResponse = { newFriend: await acceptFriend(deps, userId, id) };
     return body;
   });
 
   app.post('/api/declineFriend/:id', async (request) => {
     const userId = requireUserId(request);
     const { id } = parse(Params, request.params);
-    if (!(await store.decline(userId, id))) throw notFound(SocialMessages.requestNotFound);
+    await declineFriend(deps, userId, id);
     const body: SocialMessageResponse = { message: SocialMessages.requestDeclined };
     return body;
   });
@@ -125,31 +112,8 @@ export function friendRoutes(ctx: SocialContext): void {
   app.delete('/api/friends/:id', async (request) => {
     const userId = requireUserId(request);
     const { id } = parse(Params, request.params);
-    if (!(await store.unfriend(userId, id))) throw notFound(SocialMessages.notFriends);
-    ctx.relay?.kick();
+    await unfriend(deps, userId, id);
     const body: SocialMessageResponse = { message: SocialMessages.unfriended };
     return body;
   });
-}
-
-/**
- * The answer to `add-friend`'s decision; a refusal throws (inside the store's transaction, so
- * nothing is written and no key recorded). A request already waiting is answered as a new one.
- */
-function addFriendAnswer(decision: AddFriendDecision): RecordedAnswer {
-  switch (decision.kind) {
-    case 'refuse':
-      if (decision.reason === 'yourself') throw badRequest(SocialMessages.notYourself);
-      if (decision.reason === 'unknownUser') throw notFound(SocialMessages.userNotFound);
-      throw new HttpError(409, SocialMessages.alreadyFriends);
-    case 'befriend': {
-      const body: AddFriendResponse = { status: 'friends', message: SocialMessages.nowFriends };
-      return recordedAnswer(200, body);
-    }
-    case 'request':
-    case 'alreadyRequested': {
-      const body: AddFriendResponse = { status: 'requested', message: SocialMessages.requestSent };
-      return recordedAnswer(200, body);
-    }
-  }
 }

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { StatsMessages, type FriendStatsResponse } from '@wayfarer/contracts';
-import { notFound, parse, requireUserId } from '@wayfarer/service-kit';
-import { friendStatsOf } from '../domain/stats';
+import type { FriendStatsResponse } from '@wayfarer/contracts';
+import { parse, requireUserId } from '@wayfarer/service-kit';
+import { friendStats, ownStats } from '../usecases/read-stats';
 import type { SocialContext } from './context';
 
 const FriendParams = z.object({ friendId: z.string().min(1) });
 
-/** Issue 22: a traveller's figures, and a current friend's with the countries both visited. */
-export function statsRoutes(ctx: SocialContext): void {
-  const { app, store, statsPages } = ctx;
-
+/** A traveller's figures, and a current friend's with the countries both visited. */
+export function statsRoutes({ app, deps }: SocialContext): void {
   /** The caller's figures from every live trip of theirs, private ones included. */
   app.get('/api/stats', async (request, reply) => {
     const userId = requireUserId(request);
-    const body = await statsPages.json(userId, 'own');
+    const body = await ownStats(deps, userId);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
@@ -25,12 +23,7 @@ export function statsRoutes(ctx: SocialContext): void {
   app.get('/api/stats/friends/:friendId', async (request) => {
     const userId = requireUserId(request);
     const { friendId } = parse(FriendParams, request.params);
-    if (!(await store.areFriends(userId, friendId))) throw notFound(StatsMessages.friendNotFound);
-    const [own, friend] = await Promise.all([
-      statsPages.stats(userId, 'own'),
-      statsPages.stats(friendId, 'friends'),
-    ]);
-    const body: FriendStatsResponse = friendStatsOf(own, friend);
+    const body: FriendStatsResponse = await friendStats(deps, userId, friendId);
     return body;
   });
 }

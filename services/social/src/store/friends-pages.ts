@@ -1,5 +1,5 @@
 import type { FriendsCache, FriendsPage, FriendsPageKey, FriendsPageRead } from './friends-cache';
-import type { SocialStore } from './social';
+import type { FriendsStore } from './friends';
 
 /** The channel of migration `004_friends_changed_notify`: payload, a user id. */
 export const FRIENDS_CHANGED_CHANNEL = 'social_friends_changed';
@@ -38,7 +38,7 @@ export class CachedPages {
  * With no cache (`FRIENDS_CACHE_MAX_BYTES=0`), always the query.
  */
 export class FriendsPages extends CachedPages {
-  constructor(store: SocialStore, cache: FriendsCache | null) {
+  constructor(store: FriendsStore, cache: FriendsCache | null) {
     super(async (key) => {
       const { body, last, friendIds } = await store.friendsPageJson(
         key.userId,

@@ -156,7 +156,7 @@ export const migrations: readonly Migration[] = [
     id: '006_trip_visibility_feed',
     sql: `
       -- who may see a trip (trips' events: contracts' TripVisibility, absent = friends), and the
-      -- feed's index (GET /api/feed, issue 21): each friend's shared trips newest first, so a
+      -- feed's index (GET /api/feed): each friend's shared trips newest first, so a
       -- page merges one short index range per friend
       ALTER TABLE trips ADD COLUMN visibility text NOT NULL DEFAULT 'friends'
         CHECK (visibility IN ('friends', 'private'));
@@ -167,7 +167,7 @@ export const migrations: readonly Migration[] = [
   {
     id: '007_trips_for_friends',
     sql: `
-      -- issue 20: the one rule of who besides its owner sees a trip, in one place. Every read
+      -- the one rule of who besides its owner sees a trip, in one place. Every read
       -- that shows a user's trips to someone else (GET /api/friends, the friend's destination,
       -- the feed, accept's newFriend) reads this view, never the table: a deleted trip
       -- (tombstone) or a private one is nobody else's. Who is a friend is each read's join on
@@ -182,7 +182,7 @@ export const migrations: readonly Migration[] = [
   {
     id: '008_destination_countries',
     sql: `
-      -- issue 22: each destination's country code (ISO 3166-1 alpha-2, or null at open sea), a
+      -- each destination's country code (ISO 3166-1 alpha-2, or null at open sea), a
       -- JSON array in the order of doc's destinations, found by the atlas when the trip's event
       -- is applied (same statement as doc and summary), so GET /api/stats never looks a point up.
       -- Rows older than this are filled at start (store/stats.ts backfillCountries: the lookup

@@ -9,7 +9,7 @@ import {
 import { tablesHolding, waitForEvents } from '@wayfarer/test-kit';
 import { startSocial, type Harness } from './harness';
 
-// issue 19: social follows auth's user.updated (friends' lists, requests and search show the
+// social follows auth's user.updated (friends' lists, requests and search show the
 // new name and picture) and erases a closed account on user.deleted
 
 const waitOptions = { timeout: 20_000, interval: 50 };

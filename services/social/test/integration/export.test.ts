@@ -12,7 +12,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the friends area of the account export (issue 22)', () => {
+describe('the friends area of the account export', () => {
   it("holds the user's friends by name with since when, and none of another user's", async () => {
     const ann = await h.register('Ann Export');
     const bea = await h.register('Bea Friend');

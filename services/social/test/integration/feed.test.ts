@@ -13,7 +13,7 @@ import {
 import { uniqueSuffix } from '@wayfarer/test-kit';
 import { as, startSocial, waitOptions, type Harness } from './harness';
 
-// issue 21: GET /api/feed, friends' shared trips newest first, from social's read model as its
+// GET /api/feed, friends' shared trips newest first, from social's read model as its
 // consumers write it (trips' events through Kafka), keyset-paged
 
 let h: Harness;

@@ -163,7 +163,7 @@ describe('a cached first page of /api/friends', () => {
       await h.befriend(jo, id);
       friends.push(id);
     }
-    const direct = await h.store.friendsPageJson(jo, null, 5);
+    const direct = await h.stores.friends.friendsPageJson(jo, null, 5);
     const uncached = await h.app.inject({ url: '/api/friends', headers: as(jo) });
     await cachedFirstPage(jo);
     const cached = await h.app.inject({ url: '/api/friends', headers: as(jo) });

@@ -72,7 +72,7 @@ describe('a friend request', () => {
       ['friendship.removed', pair],
     ]);
     expect(events[0]!.payload).toMatchObject({ fromUserId: ann, toUserId: bob });
-    // bob accepted: notifications tells ann (issue 21)
+    // bob accepted: notifications tells ann
     expect(events[1]!.payload).toEqual({ userIds: [ann, bob].sort(), by: bob });
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, startSocial, type Harness } from './harness';
 
 /*
- * Every text input of social is plain text (issue 18): a control character in a query or path
+ * Every text input of social is plain text: a control character in a query or path
  * parameter is a 400 naming it, before PostgreSQL sees it (a NUL in ?query= was a 500: text
  * cannot hold NUL there), and nothing changes.
  */

@@ -17,7 +17,7 @@ import {
 } from './harness';
 
 /**
- * Issue 22: `GET /api/stats` and `GET /api/stats/friends/{friendId}` follow trips' events
+ * `GET /api/stats` and `GET /api/stats/friends/{friendId}` follow trips' events
  * (create, edit moving a destination to another country, privacy change, delete), the friend's
  * view never counts a private trip, the countries are stored when the event is applied (and
  * filled for rows older than that), and anyone but a current friend gets the same 404.

@@ -6,7 +6,7 @@ import {
   TripUpdated,
   type EventEnvelope,
 } from '@wayfarer/contracts';
-import { applyTripEvent } from '../../src/events/consumers';
+import { applyTripEvent } from '../../src/events/consumers/trips';
 import { as, startSocial, waitOptions, type Harness } from './harness';
 
 let h: Harness;
@@ -185,7 +185,7 @@ describe("a friend's trips in /api/friends", () => {
   });
 });
 
-describe('trip.updated (issue 19: a trip changed after it was saved)', () => {
+describe('trip.updated (a trip changed after it was saved)', () => {
   const stop = (id: string, name: string, at: { latitude: number; longitude: number }) => ({
     id,
     name,
@@ -268,7 +268,7 @@ describe('trip.updated (issue 19: a trip changed after it was saved)', () => {
     // the effect alone, without the processed-event marker: an older version changes nothing
     const client = await h.pool.connect();
     try {
-      await applyTripEvent(client, late);
+      await applyTripEvent(h.stores, client, late);
     } finally {
       client.release();
     }

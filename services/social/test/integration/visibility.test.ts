@@ -8,7 +8,7 @@ import {
 import { as, friendsCacheListening, startSocial, waitOptions, type Harness } from './harness';
 
 /**
- * Issue 20: a private trip never reaches another user through social. Created private it never
+ * A private trip never reaches another user through social. Created private it never
  * enters a friend's `/api/friends` (nor accept's `newFriend`, nor the feed); made private it
  * leaves them within the event lag, even from a page the friends cache holds; made `friends`
  * again it comes back. Its destinations answer a friend the same 404 as an unknown id.
@@ -75,7 +75,7 @@ const feedTripIds = async (userId: string) => {
   return res.json<{ items: { trip: { _id: string } }[] }>().items.map((i) => i.trip._id);
 };
 
-describe('a private trip in social (issue 20)', () => {
+describe('a private trip in social', () => {
   it('created private: never in a friend’s list, newFriend, feed or destination read', async () => {
     const [ann, bob, cat] = await Promise.all([
       h.register('Ann'),
@@ -144,7 +144,7 @@ describe('a private trip in social (issue 20)', () => {
     // and it stays out of a page cached while private
     expect(tripIdsOf(await cachedFirstPage(ann), bob)).toEqual([]);
 
-    // an update without `visibility` (events before issue 20) means friends: back again
+    // an update without `visibility` (events from before visibility existed) means friends: back again
     await setVisibility(created, 3, undefined);
     await vi.waitFor(
       async () => expect(tripIdsOf(await h.friends(ann), bob)).toEqual([tripId]),

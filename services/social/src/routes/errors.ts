@@ -1,0 +1,41 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { SocialMessages, StatsMessages } from '@wayfarer/contracts';
+import { badRequest, HttpError, notFound } from '@wayfarer/service-kit';
+import { AddFriendRefusedError, NotFoundError, type Missing } from '../domain/errors';
+
+const notFoundMessages: Record<Missing, string> = {
+  request: SocialMessages.requestNotFound,
+  friendship: SocialMessages.notFriends,
+  user: SocialMessages.userNotFound,
+  destination: SocialMessages.destinationNotFound,
+  friendStats: StatsMessages.friendNotFound,
+};
+
+/** What a domain error is in HTTP (anything else as it is). */
+export function httpErrorOf(err: unknown): unknown {
+  if (err instanceof NotFoundError) return notFound(notFoundMessages[err.what]);
+  if (err instanceof AddFriendRefusedError) {
+    return err.reason === 'yourself'
+      ? badRequest(SocialMessages.notYourself)
+      : new HttpError(409, SocialMessages.alreadyFriends);
+  }
+  return err;
+}
+
+/**
+ * Every route added to `app` after this answers a domain error thrown by its handler as
+ * `httpErrorOf` says: the use cases throw what they refuse in their own words, and this is the
+ * one place saying what each is in HTTP.
+ */
+export function installDomainErrors(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      try {
+        return await handler.call(this, request, reply);
+      } catch (err) {
+        throw httpErrorOf(err);
+      }
+    };
+  });
+}
