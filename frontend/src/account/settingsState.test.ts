@@ -2,21 +2,23 @@ import { AccountMessages, RegisterMessages } from '@wayfarer/contracts';
 import { describe, expect, it } from 'vitest';
 import type { FileLike } from '../auth/validation';
 import {
+  formReducer as settingsFormReducer,
+  initialForm as initialSettingsForm,
+  type FormAction as SettingsFormAction,
+  type FormState as SettingsFormState,
+} from '../forms/formState';
+import {
   closeForm,
   emptyPasswords,
-  initialSettingsForm,
   passwordForm,
   profileChanges,
   profileForm,
   SETTINGS_TEXTS,
-  settingsFormReducer,
   validatePassword,
   validateProfile,
   type CloseValues,
   type PasswordValues,
   type ProfileValues,
-  type SettingsFormAction,
-  type SettingsFormState,
 } from './settingsState';
 
 const png = (name = 'me.png', size = 1000, type = 'image/png'): FileLike => ({ name, type, size });

@@ -1,121 +1,14 @@
 import { ChangePasswordBody, DeleteAccountBody, DisplayName } from '@wayfarer/contracts';
 import { pictureProblem, type FileLike } from '../auth/validation';
+import { hasErrors, issuesByField, type Errors, type FormRules } from '../forms/formState';
 
 /**
  * The settings screen's forms (`/settings`), free of React so their rules are unit
- * tested. Each form (profile, password, closing the account) is the same small machine
- * (`settingsFormReducer`): values, the messages of its fields (checked as auth checks them,
- * contracts' schemas, the first message per field, again on each change once Save was tried),
- * one request at a time, a failure that keeps what was typed, and a success note. Closing the
- * account asks first (`confirm`): Save opens the question, Yes sends.
+ * tested. Each form (profile, password, closing the account) is the app's one form machine
+ * (`forms/formState`) with its rules here: the messages of its fields as auth checks them
+ * (contracts' schemas). Closing the account asks first (`confirm`): Save opens the question,
+ * Yes sends.
  */
-
-export type Errors<V> = Partial<Record<keyof V & string, string>>;
-
-export interface SettingsFormState<V> {
-  values: V;
-  errors: Errors<V>;
-  /** Save was tried: the fields are checked again as they change. */
-  attempted: boolean;
-  /** The question before sending is open (closing the account). */
-  confirming: boolean;
-  saving: boolean;
-  /** Why the last request failed (not about one field). */
-  failure: string | null;
-  /** The last request's success note. */
-  notice: string | null;
-}
-
-export type SettingsFormAction<V> =
-  | { [K in keyof V]: { type: 'set'; field: K; value: V[K] } }[keyof V]
-  /** New values to start from (the user's details arrived or changed). */
-  | { type: 'reset'; values: V }
-  | { type: 'submit' }
-  | { type: 'confirm' }
-  | { type: 'cancel' }
-  | { type: 'saved'; notice: string; values: V }
-  /** `field`: the message is about one field (a wrong password). */
-  | { type: 'failed'; message: string; field?: keyof V & string };
-
-export interface SettingsForm<V> {
-  validate: (values: V) => Errors<V>;
-  /** Save asks first (`confirming`); `confirm` sends. */
-  confirm?: boolean;
-}
-
-export function initialSettingsForm<V>(values: V): SettingsFormState<V> {
-  return {
-    values,
-    errors: {},
-    attempted: false,
-    confirming: false,
-    saving: false,
-    failure: null,
-    notice: null,
-  };
-}
-
-export const hasErrors = <V>(errors: Errors<V>): boolean => Object.values(errors).some(Boolean);
-
-/** The reducer of one settings form with its rules. */
-export function settingsFormReducer<V>(form: SettingsForm<V>) {
-  return (state: SettingsFormState<V>, action: SettingsFormAction<V>): SettingsFormState<V> => {
-    switch (action.type) {
-      case 'set': {
-        if (state.saving) return state;
-        const values = { ...state.values, [action.field]: action.value };
-        return {
-          ...state,
-          values,
-          errors: state.attempted ? form.validate(values) : {},
-          notice: null,
-        };
-      }
-      case 'reset':
-        return state.saving ? state : initialSettingsForm(action.values);
-      case 'submit': {
-        if (state.saving || state.confirming) return state;
-        const errors = form.validate(state.values);
-        if (hasErrors(errors)) {
-          return { ...state, errors, attempted: true, failure: null, notice: null };
-        }
-        return {
-          ...state,
-          errors,
-          attempted: true,
-          failure: null,
-          notice: null,
-          ...(form.confirm ? { confirming: true } : { saving: true }),
-        };
-      }
-      case 'confirm':
-        return state.confirming && !state.saving ? { ...state, saving: true } : state;
-      case 'cancel':
-        return state.saving ? state : { ...state, confirming: false };
-      case 'saved':
-        return { ...initialSettingsForm(action.values), notice: action.notice };
-      case 'failed':
-        return {
-          ...state,
-          saving: false,
-          confirming: false,
-          ...(action.field
-            ? { errors: { ...state.errors, [action.field]: action.message }, failure: null }
-            : { failure: action.message }),
-        };
-    }
-  };
-}
-
-/** The first message per field of a failed parse. */
-function issuesByField<V>(issues: readonly { path: PropertyKey[]; message: string }[]): Errors<V> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??= issue.message;
-  }
-  return errors as Errors<V>;
-}
 
 // ---------- profile: name and picture ----------
 
@@ -171,7 +64,7 @@ export function validateProfile<F extends FileLike>(
   return errors;
 }
 
-export const profileForm: SettingsForm<ProfileValues> = { validate: validateProfile };
+export const profileForm: FormRules<ProfileValues> = { validate: validateProfile };
 
 // ---------- password ----------
 
@@ -204,7 +97,7 @@ export function validatePassword(values: PasswordValues): Errors<PasswordValues>
   return errors;
 }
 
-export const passwordForm: SettingsForm<PasswordValues> = { validate: validatePassword };
+export const passwordForm: FormRules<PasswordValues> = { validate: validatePassword };
 
 // ---------- closing the account ----------
 
@@ -216,4 +109,4 @@ export function validateClose(values: CloseValues): Errors<CloseValues> {
   return issuesByField<CloseValues>(DeleteAccountBody.safeParse(values).error?.issues ?? []);
 }
 
-export const closeForm: SettingsForm<CloseValues> = { validate: validateClose, confirm: true };
+export const closeForm: FormRules<CloseValues> = { validate: validateClose, confirm: true };

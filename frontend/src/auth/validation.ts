@@ -6,6 +6,7 @@ import {
   RegisterFields,
   RegisterMessages,
 } from '@wayfarer/contracts';
+import type { FormRules } from '../forms/formState';
 
 /**
  * Client-side checks for the auth forms. Each returns a map of field name to
@@ -107,3 +108,23 @@ export function validateRegister(input: RegisterInput): FieldErrors<keyof Regist
   if (picture) errors.profilePicture = picture;
   return errors;
 }
+
+/** The login form's rules: typing goes on while it is sent; its success leaves the screen. */
+export const loginForm: FormRules<LoginInput> = {
+  validate: validateLogin,
+  editableWhileSaving: true,
+};
+
+export interface RegisterValues {
+  name: string;
+  email: string;
+  password: string;
+  profilePicture: File | null;
+}
+
+/** The register form's rules: as login's, and its success ends it (the screen moves on). */
+export const registerForm: FormRules<RegisterValues> = {
+  validate: validateRegister,
+  editableWhileSaving: true,
+  once: true,
+};

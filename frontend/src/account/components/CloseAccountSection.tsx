@@ -1,5 +1,4 @@
 import { AuthLimits } from '@wayfarer/contracts';
-import { useReducer, useRef, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { clearUserId } from '../../auth/session';
 import type { LandingLocationState } from '../../landing/Landing';
@@ -8,17 +7,12 @@ import { Field } from '../../components/Field';
 import { TrashIcon } from '../../components/icons';
 import { failureMessage } from '../../trips/api';
 import { closeAccount, isWrongPassword } from '../api';
-import {
-  closeForm,
-  initialSettingsForm,
-  SETTINGS_TEXTS,
-  settingsFormReducer,
-  type CloseValues,
-} from '../settingsState';
-import { useFormSend } from '../useFormSend';
+import { useForm } from '../../forms/useForm';
+import { closeForm, SETTINGS_TEXTS, type CloseValues } from '../settingsState';
 import { SectionStatus } from './SectionStatus';
 
-const reducer = settingsFormReducer(closeForm);
+const FIELDS = ['password'] as const;
+const EMPTY: CloseValues = { password: '' };
 
 function Erased() {
   return (
@@ -36,34 +30,24 @@ function Erased() {
  */
 export function CloseAccountSection() {
   const navigate = useNavigate();
-  const [state, dispatch] = useReducer(reducer, { password: '' }, initialSettingsForm);
-  const passwordRef = useRef<HTMLInputElement>(null);
-
-  useFormSend<CloseValues>(
-    state.saving,
-    dispatch,
-    async () => {
+  const { state, dispatch, refs, bind, submit } = useForm(closeForm, FIELDS, EMPTY, {
+    send: async (values) => {
       // what auth says has happened (public pages offline, the rest being erased) is shown there
-      const { message } = await closeAccount(state.values.password);
+      const { message } = await closeAccount(values.password);
       clearUserId();
       const landing: LandingLocationState = { notice: message };
       navigate('/home', { replace: true, state: landing });
       return null;
     },
-    (error) => {
+    failure: (error) => {
       // the question closes; the password field is where to act
-      window.setTimeout(() => passwordRef.current?.focus());
+      window.setTimeout(() => refs.password.current?.focus());
       return isWrongPassword(error)
         ? { message: failureMessage(error, ''), field: 'password' }
         : { message: failureMessage(error, SETTINGS_TEXTS.closeFailed) };
     },
-  );
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (closeForm.validate(state.values).password) passwordRef.current?.focus();
-    dispatch({ type: 'submit' });
-  };
+    logAs: 'save the settings',
+  });
 
   return (
     <section className="form-card settings-card settings-danger" aria-labelledby="settings-close">
@@ -75,21 +59,15 @@ export function CloseAccountSection() {
         <Erased />
         <p>Your friends no longer see you. This can&apos;t be undone.</p>
       </div>
-      <form className="settings-form" noValidate onSubmit={onSubmit}>
+      <form className="settings-form" noValidate onSubmit={submit}>
         <Field
-          ref={passwordRef}
+          {...bind('password')}
           label="Your password"
           type="password"
-          name="password"
           autoComplete="current-password"
           required
           maxLength={AuthLimits.passwordMax}
           hint="The one you sign in with: it confirms it is you."
-          value={state.values.password}
-          error={state.errors.password}
-          onChange={(event) =>
-            dispatch({ type: 'set', field: 'password', value: event.target.value })
-          }
         />
         <SectionStatus failure={state.failure} notice={null} />
         <div className="form-actions">

@@ -19,3 +19,27 @@ export function SectionStatus({
     </p>
   );
 }
+
+/** A settings form's Save: a spinner and `busyLabel` while its request is out. */
+export function SaveButton({
+  saving,
+  label,
+  busyLabel,
+}: {
+  saving: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <button type="submit" className="btn btn-primary" aria-disabled={saving || undefined}>
+      {saving ? (
+        <>
+          <span className="btn-spinner" aria-hidden="true" />
+          {busyLabel}
+        </>
+      ) : (
+        label
+      )}
+    </button>
+  );
+}
