@@ -124,9 +124,11 @@ export class RequestFingerprint {
 
 /** A request whose body is streamed: its key, and the fingerprint fed as the body is read. */
 export interface StreamedClaim {
+  /** The request's key (null without one). */
+  key: string | null;
   /** What the route feeds while reading the body: undefined without a key (nothing to feed). */
   fingerprint?: RequestFingerprint;
-  /** The claim, once the body is read (null without a key). */
+  /** The claim, once the body is read (null without a key); the same claim at every call. */
   claim(): IdempotencyClaim | null;
 }
 
@@ -140,9 +142,14 @@ export function streamedClaim(
   owner: string,
 ): StreamedClaim {
   const key = idempotencyKeyOf(request);
-  if (key === null) return { claim: () => null };
+  if (key === null) return { key, claim: () => null };
   const fingerprint = new RequestFingerprint(request.method, request.url);
-  return { fingerprint, claim: () => ({ owner, key, fingerprint: fingerprint.digest() }) };
+  let claim: IdempotencyClaim | undefined;
+  return {
+    key,
+    fingerprint,
+    claim: () => (claim ??= { owner, key, fingerprint: fingerprint.digest() }),
+  };
 }
 
 /**

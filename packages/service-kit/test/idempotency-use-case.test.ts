@@ -37,6 +37,7 @@ describe('the claim of a streamed request', () => {
     const keyed = streamedClaim(request(), 'ann');
     expect(keyed.fingerprint).toBeUndefined();
     expect(keyed.claim()).toBeNull();
+    expect(keyed.key).toBeNull();
   });
 
   it('fingerprints what the route feeds it, and a bad key is a 400 at once', () => {
@@ -44,6 +45,8 @@ describe('the claim of a streamed request', () => {
     keyed.fingerprint!.field('name', 'Rome');
     const same = new RequestFingerprint('POST', '/api/things').field('name', 'Rome').digest();
     expect(keyed.claim()).toEqual({ owner: 'ann', key: 'k1', fingerprint: same });
+    expect(keyed.claim()).toBe(keyed.claim());
+    expect(keyed.key).toBe('k1');
     expect(() => streamedClaim(request('a b'), 'ann')).toThrow(HttpError);
   });
 });

@@ -53,3 +53,11 @@ export class ImportRateError extends Error {
     super(message);
   }
 }
+
+/**
+ * The work cannot be done now and may be retried (photo storage down, an upload's or an
+ * import's lease lost, a trip that kept changing under a write): nothing was left half done.
+ */
+export class UnavailableError extends Error {
+  override readonly name = 'UnavailableError';
+}

@@ -9,21 +9,12 @@ import {
   tripPatchBodyMaxBytes,
   tripPhotosBodyMaxBytes,
 } from '@wayfarer/contracts';
-import {
-  HttpError,
-  idempotencyKeyOf,
-  notFound,
-  parse,
-  recordedAnswer,
-  RequestFingerprint,
-  requireUserId,
-} from '@wayfarer/service-kit';
+import { HttpError, notFound, parse, requireUserId, streamedClaim } from '@wayfarer/service-kit';
 import type { ExpectedVersion } from '../domain/edit';
 import { Messages } from '../domain/limits';
 import { isPhotoId, isTripId, toApiTrip, type TripDoc } from '../domain/trip';
-import { readOwned } from '../usecases/change-trip';
 import { editTrip } from '../usecases/edit-trip';
-import { addTripPhotos, removeTripPhoto } from '../usecases/trip-photos';
+import { addTripPhotosOnce, removeTripPhoto } from '../usecases/trip-photos';
 import type { TripsContext } from './context';
 import { readPhotoForm } from './form';
 
@@ -61,7 +52,7 @@ function checkIds(ids: { id: string; destinationId: string; photoId?: string }):
 }
 
 /**
- * Changing a saved trip (issue 19; contracts' `trip-edits.ts`): each change names the version
+ * Changing a saved trip (contracts' `trip-edits.ts`): each change names the version
  * it was made to in `If-Match` (428 without it, 412 when the trip changed since, nothing
  * changed), is the owner's only (404 for anyone else, as reads), is written with one
  * `trip.updated`, and answers the trip with its new `ETag`.
@@ -93,29 +84,21 @@ export function editRoutes(ctx: TripsContext): void {
     { bodyLimit: tripPhotosBodyMaxBytes },
     async (request, reply) => {
       const userId = requireUserId(request);
-      const key = idempotencyKeyOf(request); // a bad key: 400 before the body is read
+      const keyed = streamedClaim(request, userId); // a bad key: 400 before the body is read
       const expected = expectedVersion(request);
       const { id, destinationId } = request.params;
       checkIds({ id, destinationId });
       return ctx.spool.withRequestDir(async (spool) => {
-        const fingerprint = key === null ? undefined : new RequestFingerprint('POST', request.url);
-        const files = await readPhotoForm(request, reply, spool, fingerprint);
-        const claim =
-          key === null ? null : { owner: userId, key, fingerprint: fingerprint!.digest() };
-        const outcome = await ctx.trips.photoAdds.run(claim, async (stamp, notHoldingKey) => {
-          const answer = recordedAnswer(201, { _id: id, destinationId });
-          const { trip } = await addTripPhotos(ctx, {
-            ownerId: userId,
-            tripId: id,
-            destinationId,
-            expected,
-            files,
-            write: { set: stamp(answer), filter: notHoldingKey },
-          });
-          return { answer, value: trip };
+        const files = await readPhotoForm(request, reply, spool, keyed.fingerprint);
+        const { trip, replayed } = await addTripPhotosOnce(ctx, {
+          ownerId: userId,
+          tripId: id,
+          destinationId,
+          expected,
+          files,
+          claim: keyed.claim(),
         });
-        if (outcome.replayed) reply.header(IDEMPOTENT_REPLAY_HEADER, 'true');
-        const trip = outcome.replayed ? await readOwned(ctx, userId, id) : outcome.value;
+        if (replayed) reply.header(IDEMPOTENT_REPLAY_HEADER, 'true');
         return sendTrip(reply.code(201), trip);
       });
     },

@@ -7,6 +7,7 @@ import {
   InvalidTripError,
   NotFoundError,
   StaleTripError,
+  UnavailableError,
 } from '../domain/errors';
 import { Messages } from '../domain/limits';
 
@@ -26,6 +27,7 @@ export function httpErrorOf(err: unknown): unknown {
   if (err instanceof ImportLimitError) return new HttpError(413, err.message, ImportErrors.limit);
   if (err instanceof ImportRateError) return new HttpError(429, err.message, ImportErrors.rate);
   if (err instanceof NotFoundError) return notFound(notFoundMessages[err.what]);
+  if (err instanceof UnavailableError) return new HttpError(503, err.message);
   if (err instanceof StaleTripError) {
     return new HttpError(412, TripEditMessages.changedElsewhere, TripEditErrors.changed);
   }

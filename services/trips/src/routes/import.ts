@@ -9,23 +9,24 @@ import {
   IMPORT_MULTIPART_LIMITS,
   ImportMessages,
 } from '@wayfarer/contracts';
+import type {
+  RequestFingerprint} from '@wayfarer/service-kit';
 import {
   drainRequestBody,
   HttpError,
-  idempotencyKeyOf,
   multipartError,
-  RequestFingerprint,
   requireUserId,
   sendOutcome,
+  streamedClaim,
 } from '@wayfarer/service-kit';
 import { ImportRateError } from '../domain/errors';
 import { isoDate } from '../domain/input';
-import { checkImportRate, runImport } from '../usecases/import-job';
+import { importFile } from '../usecases/import-job';
 import type { ImportUpload } from '../usecases/import-trips';
 import type { TripsContext } from './context';
 
 /**
- * `POST /api/import` (issue 22): one file in the `file` part of a multipart form, spooled to
+ * `POST /api/import`: one file in the `file` part of a multipart form, spooled to
  * the request's spool directory as it arrives (at most `ImportLimits.fileMaxBytes`, 413
  * beyond), then imported as one unit by `runImport` (all of its trips or none, shown at once).
  * 201 with contracts' `ImportResult`. Takes an `Idempotency-Key` (a bad one: 400 before the
@@ -37,28 +38,24 @@ import type { TripsContext } from './context';
 export function importRoutes(ctx: TripsContext): void {
   ctx.app.post('/api/import', async (request, reply) => {
     const userId = requireUserId(request);
-    const key = idempotencyKeyOf(request);
+    const keyed = streamedClaim(request, userId);
     return ctx.spool.withRequestDir(async (dir) => {
+      let read = false;
       try {
-        await checkImportRate(ctx, userId, key === null ? null : { owner: userId, key });
-      } catch (err) {
-        await drainRequestBody(request, reply, BodyLimits.import);
-        throw withRetryAfter(reply, err);
-      }
-      const fingerprint = key === null ? undefined : new RequestFingerprint('POST', request.url);
-      const upload = await readImportForm(request, reply, dir, fingerprint);
-      const claim =
-        key === null ? null : { owner: userId, key, fingerprint: fingerprint!.digest() };
-      try {
-        const outcome = await runImport(ctx, {
+        const outcome = await importFile(ctx, {
           ownerId: userId,
-          claim,
-          upload,
+          keyed,
+          readUpload: () => {
+            read = true;
+            return readImportForm(request, reply, dir, keyed.fingerprint);
+          },
           spoolDir: dir,
           today: isoDate(ctx.now()),
         });
         return sendOutcome(reply, outcome);
       } catch (err) {
+        // refused before the file was read (the rate): the body is read and dropped first
+        if (!read) await drainRequestBody(request, reply, BodyLimits.import);
         throw withRetryAfter(reply, err);
       }
     });

@@ -1,20 +1,12 @@
-import {
-  acceptsEncoding,
-  idempotencyKeyOf,
-  notFound,
-  recordedAnswer,
-  RequestFingerprint,
-  requireUserId,
-  sendOutcome,
-  type RecordedAnswer,
-} from '@wayfarer/service-kit';
+import { acceptsEncoding, requireUserId, sendOutcome, streamedClaim } from '@wayfarer/service-kit';
 import { TRIP_FIRST_VERSION, tripETag } from '@wayfarer/contracts';
 import { buildTripInput, isoDate } from '../domain/input';
 import { Messages } from '../domain/limits';
-import { isTripId, toApiTrip } from '../domain/trip';
+import { toApiTrip } from '../domain/trip';
 import { createTrip } from '../usecases/create-trip';
 import { deleteTrip } from '../usecases/delete-trip';
 import { listMyTrips } from '../usecases/list-my-trips';
+import { readOwned } from '../usecases/read-trip';
 import type { TripsContext } from './context';
 import { sendTrip } from './edits';
 import { readTripForm } from './form';
@@ -22,7 +14,7 @@ import { readTripForm } from './form';
 type IdParams = { Params: { id: string } };
 
 export function tripRoutes(ctx: TripsContext): void {
-  const { app, trips } = ctx;
+  const { app } = ctx;
 
   app.get('/api/mytrips', async (request, reply) => {
     const userId = requireUserId(request);
@@ -41,11 +33,8 @@ export function tripRoutes(ctx: TripsContext): void {
   // with the trip's version in its ETag: a change sends it back in If-Match (routes/edits.ts)
   app.get<IdParams>('/api/trips/:id', async (request, reply) => {
     const userId = requireUserId(request);
-    const { id } = request.params;
     // someone else's trip is "not found" too: never reveal that it exists
-    const trip = isTripId(id) ? await trips.findOwned(id, userId) : null;
-    if (!trip) throw notFound(Messages.tripNotFound);
-    return sendTrip(reply, trip);
+    return sendTrip(reply, await readOwned(ctx, userId, request.params.id));
   });
 
   app.delete<IdParams>('/api/trips/:id', async (request) => {
@@ -61,19 +50,14 @@ export function tripRoutes(ctx: TripsContext): void {
    */
   app.post('/api/trips', async (request, reply) => {
     const userId = requireUserId(request);
-    const key = idempotencyKeyOf(request); // a bad key: 400 before the body is read
+    const keyed = streamedClaim(request, userId); // a bad key: 400 before the body is read
     return ctx.spool.withRequestDir(async (spool) => {
-      const fingerprint = key === null ? undefined : new RequestFingerprint('POST', request.url);
-      const form = await readTripForm(request, reply, spool, fingerprint);
-      const claim =
-        key === null ? null : { owner: userId, key, fingerprint: fingerprint!.digest() };
-      const input = buildTripInput(form.grouped, isoDate(ctx.now()));
-      const outcome = await trips.idempotency.run(claim, async (stamp) => {
-        let answer: RecordedAnswer | null = null;
-        const trip = await createTrip(ctx, userId, input, form.photos, (made) =>
-          stamp((answer = recordedAnswer(201, toApiTrip(made)))),
-        );
-        return { answer: answer ?? recordedAnswer(201, toApiTrip(trip)), value: trip };
+      const form = await readTripForm(request, reply, spool, keyed.fingerprint);
+      const outcome = await createTrip(ctx, {
+        ownerId: userId,
+        input: buildTripInput(form.grouped, isoDate(ctx.now())),
+        files: form.photos,
+        claim: keyed.claim(),
       });
       return sendOutcome(reply.header('etag', tripETag(TRIP_FIRST_VERSION)), outcome);
     });

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection, Db, Document } from 'mongodb';
 import {
+  keyedFilter,
+  keyedRecord,
   MongoIdempotency,
   notDeleted,
   WITHOUT_IDEMPOTENCY,
@@ -182,16 +184,6 @@ function destinationsUpdate(
 /** How many trips an instance keeps as it last wrote them (`TripsRepo.writtenHere`). */
 export const WRITTEN_HERE_MAX = 64;
 
-/** What a change's update may add: an idempotency stamp and its filter (`MongoIdempotency`). */
-export interface ChangeOptions {
-  /** Its `trip.updated` entry, pushed to the outbox by the same update. */
-  events: OutboxEntry[];
-  /** More fields to set (a keyed photo add's `photoAdd` record). */
-  set?: Document;
-  /** More to match (a keyed photo add's `notHoldingKey`). */
-  filter?: Document;
-}
-
 /**
  * The `trips` collection. Single-document writes only (no transactions on the local server):
  * a trip is written by its insert (with `trip.created` in its outbox), by each change (an
@@ -287,10 +279,11 @@ export class TripsRepo {
 
   /**
    * Inserts a new trip with its `trip.created` event in `outbox`, its summary and, when the
-   * request had an `Idempotency-Key`, its record (`stamp`; one write: a second trip with the
-   * same key is refused by the unique index), then bumps its owner's list version.
+   * keyed use case running has an `Idempotency-Key` (service-kit `keyedRecord`), its record (one
+   * write: a second trip with the same key is refused by the unique index), then bumps its
+   * owner's list version.
    */
-  async insert(trip: TripDoc, events: OutboxEntry[], stamp: WithIdempotency = {}): Promise<void> {
+  async insert(trip: TripDoc, events: OutboxEntry[]): Promise<void> {
     await this.collection.insertOne(
       withPendingFlag({
         ...trip,
@@ -298,7 +291,7 @@ export class TripsRepo {
         summaryVersion: SUMMARY_VERSION,
         rev: 0,
         outbox: events,
-        ...stamp,
+        ...keyedRecord(this.collection, trip),
       }),
     );
     await this.versions.bump(trip.ownerId);
@@ -362,14 +355,15 @@ export class TripsRepo {
    * and `rev`, still live and the owner's): its new fields, destinations, pending variants and
    * summary, its `trip.updated` entry, the photos it took away into `trashedPhotos` (whose
    * objects the use case then removes) and the journal texts of the destinations it took away
-   * unset, in one update; then bumps the owner's list version.
+   * unset, in one update (with a keyed photo add's record, service-kit `keyedRecord`, matching
+   * only a trip not holding its key, `keyedFilter`); then bumps the owner's list version.
    * False when the trip is not in that state any more (a change, a delete or a display variant
    * landed since the read): nothing was written.
    */
   async applyChange(
     current: TripRead,
     change: TripChange,
-    options: ChangeOptions,
+    events: OutboxEntry[],
   ): Promise<boolean> {
     const next = change.trip;
     const pending = next.pendingVariants ?? [];
@@ -388,7 +382,7 @@ export class TripsRepo {
           summaryJson: tripSummaryJson(next),
           summaryVersion: SUMMARY_VERSION,
           ...(pending.length > 0 ? { pendingVariants: pending } : {}),
-          ...options.set,
+          ...keyedRecord(this.collection, next),
         },
         ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
         $inc: { rev: 1 },
@@ -396,7 +390,7 @@ export class TripsRepo {
           ? { $push: { trashedPhotos: { $each: change.removedPhotoIds } } }
           : {}),
       },
-      options.events,
+      events,
     );
     const result = await this.collection.updateOne(
       {
@@ -405,7 +399,7 @@ export class TripsRepo {
         ...notDeleted,
         version: current.version,
         ...atRev(current.rev),
-        ...options.filter,
+        ...keyedFilter(this.collection),
       },
       update,
     );

@@ -1,11 +1,12 @@
-import { HttpError, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import type { Logger, OutboxRelay } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
 import { checkVersion, type ExpectedVersion, type TripChange } from '../domain/edit';
-import { NotFoundError } from '../domain/errors';
+import { UnavailableError } from '../domain/errors';
 import { Messages } from '../domain/limits';
-import { isTripId, photoPrefix, type TripDoc } from '../domain/trip';
+import { photoPrefix, type TripDoc } from '../domain/trip';
 import { tripUpdatedEntry } from '../events/outbox';
-import type { ChangeOptions, TripRead, TripsRepo } from '../store/trips';
+import { readOwned } from './read-trip';
+import type { TripRead, TripsRepo } from '../store/trips';
 
 export interface ChangeTripDeps {
   trips: TripsRepo;
@@ -33,7 +34,7 @@ export interface Changed {
  * state moved only by a display variant being recorded, it reads and computes again; when the
  * version moved (another change won), the next read's check answers StaleTripError. Once
  * written, the relay is kicked and the objects of the photos the change took away are removed
- * (`removeTrashedPhotos`). `write` adds a keyed request's record and filter.
+ * (`removeTrashedPhotos`).
  *
  * The read is skipped when this instance's last change of the trip left it at the version the
  * client names (`TripsRepo.writtenHere`): the edit screen sends each change with the ETag of
@@ -46,12 +47,11 @@ export async function changeTrip(
   tripId: string,
   expected: ExpectedVersion,
   compute: (trip: TripRead) => TripChange | null,
-  write: Omit<ChangeOptions, 'events'> = {},
 ): Promise<Changed> {
   /** Writes `change` over `trip` (false: the trip was not in that state any more). */
   const written = async (trip: TripRead, change: TripChange): Promise<boolean> => {
     const events = [tripUpdatedEntry(change, deps.now())];
-    if (!(await deps.trips.applyChange(trip, change, { ...write, events }))) return false;
+    if (!(await deps.trips.applyChange(trip, change, events))) return false;
     deps.relay?.kick();
     await removeTrashedPhotos(deps, tripId, change.removedPhotoIds);
     return true;
@@ -75,7 +75,7 @@ export async function changeTrip(
     if (!change) return { trip, change: null };
     if (await written(trip, change)) return { trip: change.trip, change };
   }
-  throw new HttpError(503, Messages.busy);
+  throw new UnavailableError(Messages.busy);
 }
 
 /** `compute(trip)`, or null when it refuses or changes nothing. */
@@ -88,17 +88,6 @@ function computedOrNull(
   } catch {
     return null;
   }
-}
-
-/** The owner's live trip; NotFoundError for anyone else's, an unknown or a malformed id. */
-export async function readOwned(
-  deps: Pick<ChangeTripDeps, 'trips'>,
-  ownerId: string,
-  tripId: string,
-): Promise<TripRead> {
-  const trip = isTripId(tripId) ? await deps.trips.findOwned(tripId, ownerId) : null;
-  if (!trip) throw new NotFoundError('trip');
-  return trip;
 }
 
 /**

@@ -1,8 +1,19 @@
 import type { TripInput } from '@wayfarer/contracts';
-import type { OutboxRelay } from '@wayfarer/service-kit';
-import type { WithIdempotency } from '@wayfarer/service-kit/mongo';
+import {
+  recordedAnswer,
+  type IdempotencyClaim,
+  type IdempotentOutcome,
+  type OutboxRelay,
+} from '@wayfarer/service-kit';
 import type { SpooledImage } from '@wayfarer/storage/upload';
-import { newId, newTripDoc, tripPrefix, type PhotoDoc, type TripDoc } from '../domain/trip';
+import {
+  newId,
+  newTripDoc,
+  toApiTrip,
+  tripPrefix,
+  type PhotoDoc,
+  type TripDoc,
+} from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
 import type { TripsRepo } from '../store/trips';
 import { photosToStore, processPhotos, storeUpload, type StorePhotosDeps } from './store-photos';
@@ -21,6 +32,34 @@ export interface CreateTripDeps extends StorePhotosDeps {
   variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
 }
 
+/** `POST /api/trips` as read: the owner, the validated form, its photos and its key's claim. */
+export interface CreateTripRequest {
+  ownerId: string;
+  input: TripInput;
+  files: SpooledPhoto[];
+  /** The `Idempotency-Key`'s claim (null without a key). */
+  claim: IdempotencyClaim | null;
+}
+
+/**
+ * `POST /api/trips`, once per `Idempotency-Key`: the create (`storeNewTrip`) around which
+ * service-kit's `runUseCase` claims the key, whose record the trip's own insert writes (the
+ * answer made from the trip inserted). A retry is answered the first answer and creates
+ * nothing; the key with another form (fields or photo bytes) is a 422. A create that lost to
+ * a same-key create in flight (the unique index refused its insert) removes its photos like
+ * after any failed insert, and is answered the winner's answer.
+ */
+export function createTrip(
+  deps: CreateTripDeps,
+  request: CreateTripRequest,
+): Promise<IdempotentOutcome<TripDoc>> {
+  return deps.trips.idempotency.runUseCase(
+    request.claim,
+    (trip: TripDoc) => recordedAnswer(201, toApiTrip(trip)),
+    () => storeNewTrip(deps, request.ownerId, request.input, request.files),
+  );
+}
+
 /**
  * Creates a trip from validated input and sniffed, spooled photos, with no half-created trip:
  * 1. every photo goes through the image pipeline (`processPhotos`: a bad image is a 400,
@@ -36,21 +75,16 @@ export interface CreateTripDeps extends StorePhotosDeps {
  * dies anywhere in between, the record outlives its lease and the sweeper (`sweep-uploads`)
  * removes the objects, unless the trip exists (then only the record goes).
  *
- * `stamp` adds the request's idempotency record to the trip document (service-kit
- * `MongoIdempotency.run`): when another trip already holds the same key (a concurrent retry
- * inserted first), the insert is refused with a duplicate key error, and this trip's objects
- * are removed like after any failed insert.
  *
  * With `importId` (`POST /api/import`), the trip is inserted hidden (`TripsRepo.insertHidden`:
  * no list, read or event sees it, no display variant is made) until the import commits and
  * shows all its trips at once; the relay is not kicked and no variant queued here.
  */
-export async function createTrip(
+export async function storeNewTrip(
   deps: CreateTripDeps,
   ownerId: string,
   input: TripInput,
   files: SpooledPhoto[],
-  stamp: (trip: TripDoc) => WithIdempotency = () => ({}),
   options: { importId?: string } = {},
 ): Promise<TripDoc> {
   // 1. decode everything first, one photo at a time, within the instance's bound
@@ -79,7 +113,7 @@ export async function createTrip(
     stored,
     () =>
       importId === undefined
-        ? deps.trips.insert(trip, [tripCreatedEntry(trip, now)], stamp(trip))
+        ? deps.trips.insert(trip, [tripCreatedEntry(trip, now)])
         : deps.trips.insertHidden(trip, importId, [tripCreatedEntry(trip, now)]),
     () => abandonUpload(deps, tripId),
   );

@@ -1,4 +1,4 @@
-import { HttpError, notFound } from '@wayfarer/service-kit';
+import { NotFoundError, UnavailableError } from '../domain/errors';
 import { Messages } from '../domain/limits';
 import { isTripId, type TripDoc } from '../domain/trip';
 import { tripDeletedEntry } from '../events/outbox';
@@ -29,10 +29,10 @@ export async function deleteTrip(
   ownerId: string,
   tripId: string,
 ): Promise<TripDoc> {
-  if (!isTripId(tripId)) throw notFound(Messages.tripNotFound);
+  if (!isTripId(tripId)) throw new NotFoundError('trip');
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const trip = await deps.trips.findOwned(tripId, ownerId);
-    if (!trip) throw notFound(Messages.tripNotFound);
+    if (!trip) throw new NotFoundError('trip');
     const now = deps.now();
     if (!(await deps.trips.softDelete(trip, now, tripDeletedEntry(trip, now)))) continue;
     deps.relay?.kick();
@@ -43,5 +43,5 @@ export async function deleteTrip(
     }
     return trip;
   }
-  throw new HttpError(503, Messages.busy);
+  throw new UnavailableError(Messages.busy);
 }

@@ -1,5 +1,5 @@
-import { HttpError } from '@wayfarer/service-kit';
 import type { FriendshipProjection } from '@wayfarer/service-kit/mongo';
+import { NotFoundError } from '../domain/errors';
 import type { ImportsRepo } from '../store/imports';
 import type { PendingUploadsRepo } from '../store/pending-uploads';
 import { deleteTrip, type DeleteTripDeps } from './delete-trip';
@@ -37,7 +37,7 @@ export async function eraseUser(deps: EraseUserDeps, userId: string): Promise<nu
       await deleteTrip(deps, userId, trip._id);
     } catch (err) {
       // deleted meanwhile (by the owner's last request, or a redelivery of this event)
-      if (!(err instanceof HttpError && err.statusCode === 404)) throw err;
+      if (!(err instanceof NotFoundError)) throw err;
     }
   }
   await deps.trips.versions.collection.deleteOne({ _id: userId });

@@ -7,7 +7,7 @@ import {
   type TripFile,
 } from '../domain/export';
 import type { TripsRepo } from '../store/trips';
-import { readOwned } from './change-trip';
+import { readOwned } from './read-trip';
 
 export interface ExportTripDeps {
   trips: TripsRepo;

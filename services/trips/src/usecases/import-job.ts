@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ImportLimits, ImportMessages } from '@wayfarer/contracts';
 import {
-  HttpError,
   recordedAnswer,
   replayOf,
   type IdempotencyClaim,
   type IdempotentOutcome,
   type RecordedAnswer,
+  type StreamedClaim,
 } from '@wayfarer/service-kit';
 import { idempotencyScope } from '@wayfarer/service-kit/mongo';
 import { ReadDeadline } from '../domain/import/bounds';
-import { ImportRateError } from '../domain/errors';
+import { ImportRateError, UnavailableError } from '../domain/errors';
 import { newId } from '../domain/trip';
 import type { ImportDoc, ImportsRepo } from '../store/imports';
 import {
@@ -38,6 +38,42 @@ export interface ImportRequest {
   upload: ImportUpload;
   spoolDir: string;
   today: string;
+}
+
+/** `POST /api/import` as its route reads it: the file is read only once the rate allows it. */
+export interface ImportFileRequest {
+  ownerId: string;
+  /** The request's `Idempotency-Key` (its claim once the file is read). */
+  keyed: Pick<StreamedClaim, 'key' | 'claim'>;
+  /** Reads the form's file to the spool directory (feeding the key's fingerprint). */
+  readUpload: () => Promise<ImportUpload>;
+  spoolDir: string;
+  today: string;
+}
+
+/**
+ * `POST /api/import`: a user at the rate limit is refused before the file is read
+ * (`checkImportRate`, unless the key has an import already, which answers the retry), then the
+ * file is read and imported as one unit (`runImport`).
+ */
+export async function importFile(
+  deps: ImportJobDeps,
+  request: ImportFileRequest,
+): Promise<IdempotentOutcome<ImportMade>> {
+  const { ownerId, keyed } = request;
+  await checkImportRate(
+    deps,
+    ownerId,
+    keyed.key === null ? null : { owner: ownerId, key: keyed.key },
+  );
+  const upload = await request.readUpload();
+  return runImport(deps, {
+    ownerId,
+    claim: keyed.claim(),
+    upload,
+    spoolDir: request.spoolDir,
+    today: request.today,
+  });
 }
 
 /** How often a retry looks again at the import of its key that another request is running. */
@@ -116,7 +152,7 @@ async function settleExisting(
       return answerOf(existing);
     case 'running':
       if (existing.expiresAt.getTime() > Date.now()) {
-        if (Date.now() > waitUntil) throw new HttpError(503, ImportMessages.stillRunning);
+        if (Date.now() > waitUntil) throw new UnavailableError(ImportMessages.stillRunning);
         await sleep(WAIT_POLL_MS);
         return null;
       }
@@ -205,7 +241,7 @@ async function runClaimed(
     const answer = recordedAnswer(201, made.result);
     // the commit point: from here the import is shown, by this request or whoever finds it
     if (!(await deps.imports.commit(doc._id, doc.holder, answer))) {
-      throw new HttpError(503, ImportMessages.interrupted);
+      throw new UnavailableError(ImportMessages.interrupted);
     }
     committed = true;
     lease.stop();
@@ -216,7 +252,7 @@ async function runClaimed(
         { err, importId: doc._id },
         'an import committed but its trips could not be shown yet; a retry or the sweeper will',
       );
-      throw new HttpError(503, ImportMessages.notShownYet);
+      throw new UnavailableError(ImportMessages.notShownYet);
     }
     return { ...made, answer };
   } catch (err) {
@@ -249,7 +285,7 @@ function holdLease(deps: ImportJobDeps, doc: ImportDoc): { check: () => void; st
   timer.unref();
   return {
     check: () => {
-      if (lost) throw new HttpError(503, ImportMessages.interrupted);
+      if (lost) throw new UnavailableError(ImportMessages.interrupted);
     },
     stop: () => clearInterval(timer),
   };

@@ -17,7 +17,7 @@ import { InvalidTripError } from '../domain/errors';
 import { toApiTrip, type TripDoc } from '../domain/trip';
 import { ImportArchive } from '../store/import-archive';
 import type { XmlDrafts } from '../workers/xml-pool';
-import { createTrip, type CreateTripDeps, type SpooledPhoto } from './create-trip';
+import { storeNewTrip, type CreateTripDeps, type SpooledPhoto } from './create-trip';
 
 export type ImportTripsDeps = CreateTripDeps & {
   /** Reads a GPX or KML file off the event loop (`XmlDraftPool`: a worker thread). */
@@ -50,7 +50,7 @@ export interface ImportMade {
 
 /**
  * `POST /api/import`'s work: the owner's trips from one file, told apart by its bytes (a ZIP,
- * else an XML or JSON document), through the same create as `POST /api/trips` (`createTrip`:
+ * else an XML or JSON document), through the same create as `POST /api/trips` (`storeNewTrip`:
  * the image pipeline, the pending upload of each trip's photos), each trip written HIDDEN under
  * the import (`run.importId`: no read, list or event sees it until the import commits, which
  * `import-job.ts` does once they are all made). Everything is read and checked before the
@@ -167,9 +167,7 @@ async function createPlanned(
     const photos = archive ? await takePhotos(archive, planned, dir, skipped) : [];
     try {
       created.push(
-        await createTrip(deps, ownerId, planned.input, photos, undefined, {
-          importId: run.importId,
-        }),
+        await storeNewTrip(deps, ownerId, planned.input, photos, { importId: run.importId }),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

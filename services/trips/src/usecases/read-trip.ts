@@ -27,3 +27,14 @@ export async function readableTrip(
   if (!mayRead(trip, userId, isFriend)) throw new NotFoundError('trip');
   return trip;
 }
+
+/** The owner's live trip; NotFoundError for anyone else's, an unknown or a malformed id. */
+export async function readOwned(
+  deps: Pick<ReadTripDeps, 'trips'>,
+  ownerId: string,
+  tripId: string,
+): Promise<TripRead> {
+  const trip = isTripId(tripId) ? await deps.trips.findOwned(tripId, ownerId) : null;
+  if (!trip) throw new NotFoundError('trip');
+  return trip;
+}

@@ -4,7 +4,7 @@ import { NotFoundError } from '../domain/errors';
 import { isLinkLive, linkExpiry, newShareLink, shareToken, toApiShareLink } from '../domain/share';
 import { isTripId } from '../domain/trip';
 import type { TripsRepo } from '../store/trips';
-import { readOwned } from './change-trip';
+import { readOwned } from './read-trip';
 
 export interface ShareLinkDeps {
   trips: TripsRepo;

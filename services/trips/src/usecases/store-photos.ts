@@ -1,4 +1,4 @@
-import { HttpError, type Logger } from '@wayfarer/service-kit';
+import type { Logger } from '@wayfarer/service-kit';
 import type { ImageQueue, ObjectStore } from '@wayfarer/storage';
 import {
   ImageRejectedError,
@@ -9,6 +9,7 @@ import {
   type ImageFile,
 } from '@wayfarer/storage/pipeline';
 import type { SpooledImage } from '@wayfarer/storage/upload';
+import { InvalidTripError, UnavailableError } from '../domain/errors';
 import { describeFile } from '../domain/form';
 import { Messages } from '../domain/limits';
 import { newPhotoId, photoKeys, type PhotoDoc } from '../domain/trip';
@@ -65,7 +66,7 @@ async function processPhoto(file: SpooledImage): Promise<ImageFile> {
     if (err instanceof ImageRejectedError) {
       const message =
         err.reason === 'not_an_image' ? Messages.notAnImage : Messages.unreadableImage;
-      throw new HttpError(400, `${describeFile(file.field, file.filename)} ${message}`);
+      throw new InvalidTripError(`${describeFile(file.field, file.filename)} ${message}`);
     }
     throw err;
   }
@@ -133,8 +134,8 @@ export async function storeUpload<T>(
       );
     } catch (err) {
       deps.logger.error({ err, upload: record._id }, 'could not store uploaded photos');
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(503, 'Photo storage is unavailable; please try again later.');
+      if (err instanceof UnavailableError) throw err;
+      throw new UnavailableError('Photo storage is unavailable; please try again later.');
     }
     await lease.keep({ force: true });
     made = await commit();
@@ -177,7 +178,7 @@ class UploadLease {
           new Date(at + this.deps.uploadLeaseMs),
         );
         // the sweeper took the record (no renewal in time): it removes the objects
-        if (!renewed) throw new HttpError(503, Messages.uploadExpired);
+        if (!renewed) throw new UnavailableError(Messages.uploadExpired);
         this.renewedAt = at;
       } finally {
         this.renewing = null;

@@ -1,3 +1,4 @@
+import { recordedAnswer, type IdempotencyClaim } from '@wayfarer/service-kit';
 import type { SpooledImage } from '@wayfarer/storage/upload';
 import {
   addPhotos,
@@ -7,10 +8,10 @@ import {
   removePhoto,
   type ExpectedVersion,
 } from '../domain/edit';
-import { InvalidTripError, StaleTripError } from '../domain/errors';
+import { InvalidTripError } from '../domain/errors';
 import { newId, photoPrefix, type TripDoc } from '../domain/trip';
-import type { ChangeOptions } from '../store/trips';
-import { changeTrip, readOwned, type ChangeTripDeps, type Changed } from './change-trip';
+import { changeTrip, type ChangeTripDeps, type Changed } from './change-trip';
+import { readOwned } from './read-trip';
 import { photosToStore, processPhotos, storeUpload, type StorePhotosDeps } from './store-photos';
 
 export interface TripPhotosDeps extends ChangeTripDeps, StorePhotosDeps {
@@ -25,22 +26,33 @@ export interface PhotoAdd {
   destinationId: string;
   expected: ExpectedVersion;
   files: readonly SpooledImage[];
-  /** A keyed add's record and filter (service-kit `MongoIdempotency`'s stamp, notHoldingKey). */
-  write?: Omit<ChangeOptions, 'events'>;
+}
+
+/** A photo add as requested: with its `Idempotency-Key`'s claim (null without a key). */
+export interface PhotoAddRequest extends PhotoAdd {
+  claim: IdempotencyClaim | null;
 }
 
 /**
- * A keyed add that found the trip at another version: perhaps a same-key add (a retry sent
- * while this one was in flight) won. Marked as the unique index marks a duplicate key, so
- * service-kit's `MongoIdempotency.run` answers the winner's answer when there is one, and this
- * (a StaleTripError: 412) when there is none.
+ * `POST /api/trips/{id}/destinations/{d}/photos`, once per `Idempotency-Key`: the add
+ * (`addTripPhotos`) around which service-kit's `runUseCase` claims the key, whose record the
+ * change's own update writes (the trip's `photoAdd`, its latest keyed add's). A retry of an
+ * add that was made adds nothing and is answered with the trip as it is now (`replayed`); the
+ * key with another form is a 422. A keyed add that found the trip at another version may have
+ * lost to a same-key add in flight: the winner's answer, else the 412.
  */
-class KeyRaceError extends StaleTripError {
-  readonly code = 11000;
-
-  constructor(stale: StaleTripError) {
-    super(stale.current);
-  }
+export async function addTripPhotosOnce(
+  deps: TripPhotosDeps,
+  add: PhotoAddRequest,
+): Promise<{ trip: TripDoc; replayed: boolean }> {
+  const answer = recordedAnswer(201, { _id: add.tripId, destinationId: add.destinationId });
+  const outcome = await deps.trips.photoAdds.runUseCase(
+    add.claim,
+    () => answer,
+    () => addTripPhotos(deps, add),
+  );
+  if (!outcome.replayed) return { trip: outcome.value.trip, replayed: false };
+  return { trip: await readOwned(deps, add.ownerId, add.tripId), replayed: true };
 }
 
 /**
@@ -80,21 +92,13 @@ export async function addTripPhotos(deps: TripPhotosDeps, add: PhotoAdd): Promis
     { _id: uploadId, ownerId: add.ownerId, startedAt: deps.now(), tripId: add.tripId, photoIds },
     stored,
     () =>
-      changeTrip(
-        deps,
-        add.ownerId,
-        add.tripId,
-        add.expected,
-        (current) =>
-          addPhotos(
-            current,
-            add.destinationId,
-            stored.map((s) => s.photo),
-          ),
-        add.write,
-      ).catch((err: unknown) => {
-        throw add.write?.filter && err instanceof StaleTripError ? new KeyRaceError(err) : err;
-      }),
+      changeTrip(deps, add.ownerId, add.tripId, add.expected, (current) =>
+        addPhotos(
+          current,
+          add.destinationId,
+          stored.map((s) => s.photo),
+        ),
+      ),
     () => abandonPhotos(deps, add.tripId, uploadId, photoIds),
   );
   deps.variants.enqueue(changed.trip);
