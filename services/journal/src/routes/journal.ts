@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { JournalSaveBody, plainText, type JournalResponse } from '@wayfarer/contracts';
-import {
-  jsonIdempotencyClaim,
-  parse,
-  recordedAnswer,
-  requireUserId,
-  sendOutcome,
-} from '@wayfarer/service-kit';
+import { jsonIdempotencyClaim, parse, requireUserId, sendOutcome } from '@wayfarer/service-kit';
 import { DESTINATION_ID_PATTERN, JournalMessages } from '../domain/access';
 import { readJournal } from '../usecases/read-journal';
 import { saveJournal } from '../usecases/save-journal';
@@ -36,7 +30,6 @@ export function journalRoutes(ctx: JournalContext): void {
     // unknown keys (a client-sent ownerId or userId) are dropped by the schema
     const input = parse(SaveBody, request.body);
     const claim = jsonIdempotencyClaim(request, userId, input);
-    const answer = recordedAnswer(200, { message: JournalMessages.saved });
-    return sendOutcome(reply, await saveJournal(deps, userId, input, claim, answer));
+    return sendOutcome(reply, await saveJournal(deps, { userId, input, claim }));
   });
 }

@@ -1,8 +1,9 @@
 import type { Collection, Db } from 'mongodb';
 import {
+  keyedFilter,
+  keyedRecord,
   MongoIdempotency,
   withOutboxEvents,
-  type NotHoldingKey,
   type OutboxEntry,
   type WithIdempotency,
   type WithOutbox,
@@ -67,20 +68,16 @@ export class JournalEntriesStore {
   }
 
   /**
-   * Upserts the entry and appends `events` to its outbox: one single-document write. A keyed
-   * save (`MongoIdempotency.run`) also sets the entry's `idempotency` record, and matches only
-   * an entry not holding its key (`notHoldingKey`): the same save again writes nothing, its
-   * upsert being refused on `_id` (a duplicate key error, which `run` answers).
+   * Upserts the entry and appends `events` to its outbox: one single-document write. In a keyed
+   * save (service-kit `runUseCase`) the write also sets the entry's `idempotency` record
+   * (`keyedRecord`) and matches only an entry not holding its key (`keyedFilter`): the same
+   * save again writes nothing, its upsert being refused on `_id` (a duplicate key error, which
+   * the wrapper answers).
    */
-  async save(
-    entry: SaveEntry,
-    events: OutboxEntry[],
-    idempotency: WithIdempotency = {},
-    notHoldingKey: NotHoldingKey = {},
-  ): Promise<void> {
+  async save(entry: SaveEntry, events: OutboxEntry[]): Promise<void> {
     const write = () =>
       this.collection.updateOne(
-        { _id: entry.destinationId, ...notHoldingKey },
+        { _id: entry.destinationId, ...keyedFilter(this.collection) },
         withOutboxEvents<JournalEntryDoc>(
           {
             $set: {
@@ -88,7 +85,7 @@ export class JournalEntriesStore {
               content: entry.content,
               date: entry.date,
               updatedAt: entry.updatedAt,
-              ...idempotency,
+              ...keyedRecord(this.collection, entry),
             },
           },
           events,
