@@ -1,5 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import {
+  keyedRecord,
   MongoIdempotency,
   WITHOUT_IDEMPOTENCY,
   withPendingFlag,
@@ -43,19 +44,19 @@ export class MessagesStore {
   }
 
   /**
-   * Stores a message (acknowledged by the server before this resolves), with `stamp(doc)`: the
-   * idempotency record of its `clientId` (`MongoIdempotency.run`), refused as a duplicate key
-   * when the sender's same `clientId` is stored already; and `announce(doc)`: its events, in its
-   * outbox (one insert: stored if and only if announced).
+   * Stores a message (acknowledged by the server before this resolves) with `announce(doc)`: its
+   * events, in its outbox (one insert: stored if and only if announced). In a keyed send
+   * (service-kit `runUseCase`) the insert also holds the idempotency record of its `clientId`
+   * (`keyedRecord`), refused as a duplicate key when the sender's same `clientId` is stored
+   * already.
    */
   async insert(
     message: Omit<MessageDoc, '_id' | 'idempotency' | keyof WithOutbox>,
-    stamp: (doc: MessageDoc) => WithIdempotency = () => ({}),
     announce: (doc: MessageDoc) => OutboxEntry[] = () => [],
   ): Promise<MessageDoc> {
     const doc: MessageDoc = { _id: new ObjectId(), ...message };
     await this.collection.insertOne(
-      withPendingFlag({ ...doc, ...stamp(doc), outbox: announce(doc) }),
+      withPendingFlag({ ...doc, ...keyedRecord(this.collection, doc), outbox: announce(doc) }),
     );
     return doc;
   }

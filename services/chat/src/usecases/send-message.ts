@@ -9,6 +9,7 @@ import { recordedAnswer, RequestFingerprint, type IdempotencyClaim } from '@wayf
 import { ChatRefusedError } from '../domain/errors';
 import { receiveMessageOf } from '../domain/messages';
 import { messageSentEntry } from '../events/outbox';
+import type { MessageDoc } from '../store/messages';
 import type { ChatUseCaseDeps } from './deps';
 
 export interface SendMessageInput {
@@ -23,7 +24,8 @@ export interface SendMessageInput {
 
 /**
  * The sender's message to a friend, stored with its `message.sent` (one insert: stored if and
- * only if announced). Refused when the recipient is not a friend now, or the `clientId` is not
+ * only if announced), once per `clientId`: service-kit's `runUseCase` claims the key, whose
+ * record the message's own insert keeps. Refused when the recipient is not a friend now, or the `clientId` is not
  * a valid key. A resend with the same `clientId` (its ack was lost) is answered the stored
  * message and stores nothing; the same `clientId` for another text throws service-kit's 422.
  */
@@ -51,15 +53,17 @@ export async function sendMessage(
     claim = { owner: senderId, key: clientId, fingerprint };
   }
   const present = await recipientInRoom;
-  const outcome = await stores.messages.idempotency.run(claim, async (stamp) => {
-    const stored = await stores.messages.insert(
-      { roomId, senderId, content: text, timestamp: new Date() },
-      (doc) => stamp(recordedAnswer(200, receiveMessageOf(doc, clientId))),
-      (doc) => [messageSentEntry(doc, recipientId, present)],
-    );
-    deps.onStored?.();
-    const message = receiveMessageOf(stored, clientId);
-    return { answer: recordedAnswer(200, message), value: message };
-  });
+  const outcome = await stores.messages.idempotency.runUseCase(
+    claim,
+    (doc: MessageDoc) => recordedAnswer(200, receiveMessageOf(doc, clientId)),
+    async () => {
+      const stored = await stores.messages.insert(
+        { roomId, senderId, content: text, timestamp: new Date() },
+        (doc) => [messageSentEntry(doc, recipientId, present)],
+      );
+      deps.onStored?.();
+      return receiveMessageOf(stored, clientId);
+    },
+  );
   return outcome.replayed ? ReceiveMessage.parse(JSON.parse(outcome.answer.body)) : outcome.value;
 }
