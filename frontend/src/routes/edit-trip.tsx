@@ -15,6 +15,7 @@ import {
   type VersionedTrip,
 } from '../trips/api';
 import { TripForm } from '../trips/components/TripForm';
+import { TripLoadError } from '../trips/components/TripLoadError';
 import { localDateString } from '../trips/tripForm';
 import {
   afterPatch,
@@ -165,32 +166,7 @@ export function Component() {
   }
 
   if (state.load.status === 'not-found' || state.load.status === 'failed') {
-    const { load } = state;
-    const notFound = load.status === 'not-found';
-    return (
-      <section className="page add-trip-page" aria-labelledby="page-title">
-        <header className="page-header">
-          <h1 id="page-title">{notFound ? TRIP_TEXTS.notFound : 'Something went wrong'}</h1>
-        </header>
-        <div className="state-card state-card--error">
-          <p role="alert">
-            {notFound
-              ? 'This trip does not exist or is no longer available. It may have been deleted.'
-              : load.message}
-          </p>
-          <div className="state-actions">
-            {notFound ? null : (
-              <button type="button" className="btn btn-ghost" onClick={reload}>
-                Try again
-              </button>
-            )}
-            <Link to="/trips" className="btn btn-primary">
-              Back to Trips
-            </Link>
-          </div>
-        </div>
-      </section>
-    );
+    return <TripLoadError load={state.load} pageClass="add-trip-page" onRetry={reload} />;
   }
 
   const { removal, form } = state;

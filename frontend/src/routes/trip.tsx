@@ -1,104 +1,24 @@
-import { storyPreview } from '@wayfarer/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import {
-  ArrowLeftIcon,
-  CalendarIcon,
-  EditIcon,
-  LinkIcon,
-  PinIcon,
-  TrashIcon,
-} from '../components/icons';
+import { CalendarIcon, EditIcon, LinkIcon, TrashIcon } from '../components/icons';
 import { revealMapColumn } from '../map/reveal';
 import { useMapFocus, useMapMarkers } from '../map/MapContext';
 import { formatDateRange } from '../map/format';
-import {
-  deleteTrip,
-  failureMessage,
-  TRIP_TEXTS,
-  watchTrip,
-  type Destination,
-  type Trip,
-  type TripSummary,
-} from '../trips/api';
+import { deleteTrip, failureMessage, TRIP_TEXTS, watchTrip, type Destination } from '../trips/api';
 import { summaryMarkers, tripMarkers } from '../trips/markers';
 import { SharePanel } from '../sharing/components/SharePanel';
 import { SHARE_TEXTS } from '../sharing/shareState';
 import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripExport } from '../trips/components/TripExport';
-import { TripThumb } from '../trips/TripThumb';
+import { TripLoadError } from '../trips/components/TripLoadError';
+import { BackToTrips, DestinationItem, TripSkeleton } from '../trips/components/TripShowParts';
+import { initialTripView, tripViewReducer, type TripLocationState } from '../trips/tripViewState';
 import type { TripsLocationState } from './trips';
 import '../styles/auth.css';
 import '../styles/sharing.css';
 import '../styles/trips.css';
-
-type Load =
-  | { status: 'loading' }
-  /** `complete` is false while only the list's summary is known (one photo per destination). */
-  | { status: 'ready'; trip: Trip | TripSummary; complete: boolean }
-  | { status: 'not-found' }
-  | { status: 'failed'; message: string };
-
-/**
- * What the add-trip page (the created trip) or the list (its summary) hands over so the trip
- * shows at once.
- */
-interface TripLocationState {
-  trip?: Trip;
-  summary?: TripSummary;
-}
-
-function BackToTrips() {
-  return (
-    <Link to="/trips" className="back-link">
-      <ArrowLeftIcon />
-      Back to Trips
-    </Link>
-  );
-}
-
-function DestinationItem({
-  destination,
-  complete,
-  chosen,
-  onChoose,
-}: {
-  destination: Destination;
-  /** False for a summary's destination: its photo count is not known yet. */
-  complete: boolean;
-  chosen: boolean;
-  onChoose: () => void;
-}) {
-  const dates = formatDateRange(destination.startDate, destination.endDate);
-  const story = destination.story.trim() ? storyPreview(destination.story) : '';
-  const photos = complete ? destination.photos.length : 0;
-  return (
-    <button
-      type="button"
-      className={`destination-item${chosen ? ' is-chosen' : ''}`}
-      aria-current={chosen ? 'true' : undefined}
-      onClick={onChoose}
-    >
-      <TripThumb src={destination.photos[0]} />
-      <span className="destination-text">
-        <span className="destination-name">{destination.name}</span>
-        {dates ? <span className="destination-dates">{dates}</span> : null}
-        {story ? <span className="destination-story">{story}</span> : null}
-        {photos > 0 ? (
-          <span className="destination-meta">
-            {photos} photo{photos === 1 ? '' : 's'}
-          </span>
-        ) : null}
-      </span>
-      <span className="destination-action" aria-hidden="true">
-        <PinIcon />
-      </span>
-      <span className="visually-hidden">, show on the map</span>
-    </button>
-  );
-}
 
 /**
  * A trip (`/trip/:id`): its name, short date range and destinations
@@ -111,43 +31,29 @@ export function Component() {
   const { id = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const state = location.state as TripLocationState | null;
-  const [load, setLoad] = useState<Load>(() => {
-    if (state?.trip?._id === id) return { status: 'ready', trip: state.trip, complete: true };
-    if (state?.summary?._id === id) {
-      return { status: 'ready', trip: state.summary, complete: false };
-    }
-    return { status: 'loading' };
-  });
-  const [attempt, setAttempt] = useState(0);
-  const [chosenId, setChosenId] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [sharing, setSharing] = useState(false);
+  const [state, dispatch] = useReducer(tripViewReducer, id, (first) =>
+    initialTripView(first, location.state as TripLocationState | null),
+  );
+  const { load, attempt, chosenId } = state;
   const focusMarker = useMapFocus();
 
   useEffect(() => {
     const controller = new AbortController();
-    setLoad((prev) =>
-      prev.status === 'ready' && prev.trip._id === id ? prev : { status: 'loading' },
-    );
-    setChosenId(null);
+    dispatch({ type: 'load-start', id });
     // followed while display variants are being made: the photos switch without a reload
-    watchTrip(id, controller.signal, (trip) =>
-      setLoad({ status: 'ready', trip, complete: true }),
-    ).catch((error: unknown) => {
-      if (controller.signal.aborted) return;
-      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-        setLoad({ status: 'not-found' });
-      } else {
-        console.error('Failed to fetch the trip', error);
-        setLoad({
-          status: 'failed',
+    watchTrip(id, controller.signal, (trip) => dispatch({ type: 'loaded', trip })).catch(
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const notFound =
+          error instanceof ApiError && (error.status === 404 || error.status === 400);
+        if (!notFound) console.error('Failed to fetch the trip', error);
+        dispatch({
+          type: 'load-failed',
+          notFound,
           message: failureMessage(error, 'Failed to fetch the trip.'),
         });
-      }
-    });
+      },
+    );
     return () => controller.abort();
   }, [id, attempt]);
 
@@ -160,23 +66,24 @@ export function Component() {
   useMapMarkers(markers);
 
   const choose = (destination: Destination) => {
-    setChosenId(destination._id);
+    dispatch({ type: 'choose', id: destination._id });
     focusMarker(destination._id);
     revealMapColumn();
   };
 
   const confirmDelete = async () => {
     if (!trip) return;
-    setDeleting(true);
-    setDeleteError(null);
+    dispatch({ type: 'delete-start' });
     try {
       await deleteTrip(trip._id);
     } catch (error) {
       // Already gone (deleted in another tab): the list is where the user wanted to end up.
       if (!(error instanceof ApiError && error.status === 404)) {
         console.error('Failed to delete the trip', error);
-        setDeleteError(failureMessage(error, TRIP_TEXTS.deleteFailed));
-        setDeleting(false);
+        dispatch({
+          type: 'delete-failed',
+          message: failureMessage(error, TRIP_TEXTS.deleteFailed),
+        });
         return;
       }
     }
@@ -184,63 +91,14 @@ export function Component() {
     navigate('/trips', { state });
   };
 
-  if (load.status === 'loading') {
-    return (
-      <section className="page trip-page" aria-busy="true" aria-labelledby="page-title">
-        <BackToTrips />
-        <header className="page-header">
-          <h1 id="page-title">
-            <span className="visually-hidden">Loading the trip…</span>
-            <span className="skeleton skeleton-title" aria-hidden="true" />
-          </h1>
-        </header>
-        <div className="destination-list" aria-hidden="true">
-          {[0, 1].map((i) => (
-            <div key={i} className="destination-item destination-item--skeleton">
-              <span className="trip-thumb skeleton" />
-              <span className="destination-text">
-                <span className="skeleton skeleton-line" style={{ width: '45%' }} />
-                <span
-                  className="skeleton skeleton-line skeleton-line--small"
-                  style={{ width: '30%' }}
-                />
-              </span>
-            </div>
-          ))}
-        </div>
-      </section>
-    );
-  }
-
+  if (load.status === 'loading') return <TripSkeleton />;
   if (load.status === 'not-found' || load.status === 'failed') {
-    const notFound = load.status === 'not-found';
     return (
-      <section className="page trip-page" aria-labelledby="page-title">
-        <header className="page-header">
-          <h1 id="page-title">{notFound ? TRIP_TEXTS.notFound : 'Something went wrong'}</h1>
-        </header>
-        <div className="state-card state-card--error">
-          <p role="alert">
-            {notFound
-              ? 'This trip does not exist or is no longer available. It may have been deleted.'
-              : load.message}
-          </p>
-          <div className="state-actions">
-            {notFound ? null : (
-              <button
-                type="button"
-                className="btn btn-ghost"
-                onClick={() => setAttempt((n) => n + 1)}
-              >
-                Try again
-              </button>
-            )}
-            <Link to="/trips" className="btn btn-primary">
-              Back to Trips
-            </Link>
-          </div>
-        </div>
-      </section>
+      <TripLoadError
+        load={load}
+        pageClass="trip-page"
+        onRetry={() => dispatch({ type: 'retry' })}
+      />
     );
   }
 
@@ -273,7 +131,7 @@ export function Component() {
             type="button"
             className="btn btn-ghost"
             aria-haspopup="dialog"
-            onClick={() => setSharing(true)}
+            onClick={() => dispatch({ type: 'share', open: true })}
           >
             <LinkIcon />
             {SHARE_TEXTS.open}
@@ -281,10 +139,7 @@ export function Component() {
           <button
             type="button"
             className="btn btn-danger-ghost"
-            onClick={() => {
-              setDeleteError(null);
-              setConfirming(true);
-            }}
+            onClick={() => dispatch({ type: 'delete-ask' })}
           >
             <TrashIcon />
             Delete
@@ -320,11 +175,11 @@ export function Component() {
       <SharePanel
         tripId={shown._id}
         tripName={shown.name || TRIP_TEXTS.untitled}
-        open={sharing}
-        onClose={() => setSharing(false)}
+        open={state.sharing}
+        onClose={() => dispatch({ type: 'share', open: false })}
       />
       <ConfirmDialog
-        open={confirming}
+        open={state.confirming}
         title={TRIP_TEXTS.confirmDelete}
         description={
           <p>
@@ -332,10 +187,10 @@ export function Component() {
             photos and journals will be removed. This can&apos;t be undone.
           </p>
         }
-        busy={deleting}
-        error={deleteError}
+        busy={state.deleting}
+        error={state.deleteError}
         onConfirm={() => void confirmDelete()}
-        onCancel={() => setConfirming(false)}
+        onCancel={() => dispatch({ type: 'delete-cancel' })}
       />
     </section>
   );
