@@ -7,16 +7,15 @@ import {
 } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import { notificationRoutes } from './routes/notifications';
-import type { NotificationsStore } from './store/notifications';
+import type { NotificationsDeps } from './usecases/deps';
 
-export interface NotificationsDeps {
+export interface NotificationsAppDeps {
   logger: Logger;
   pool: Pool;
-  store: NotificationsStore;
+  /** What the use cases work with (stores, clock). */
+  deps: NotificationsDeps;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
   identityProofSecret: Buffer;
-  /** The clock of the 90-day bound (tests: a later day). */
-  now: () => Date;
   /**
    * The consumers every notification comes from: `/readyz` fails until each has joined its
    * group; absent in tests of the app alone.
@@ -31,7 +30,7 @@ export interface NotificationsDeps {
 const BODY_LIMIT = 16 * 1024;
 
 /** notifications' HTTP app (not listening): what main.ts runs and tests inject into. */
-export function buildApp(deps: NotificationsDeps): FastifyInstance {
+export function buildApp(deps: NotificationsAppDeps): FastifyInstance {
   const app = createHttpApp({
     name: 'notifications',
     logger: deps.logger,
@@ -44,6 +43,6 @@ export function buildApp(deps: NotificationsDeps): FastifyInstance {
       ...(deps.consumers ? { consumers: consumersJoined(deps.consumers) } : {}),
     },
   });
-  notificationRoutes({ app, store: deps.store, now: deps.now });
+  notificationRoutes({ app, deps: deps.deps });
   return app;
 }

@@ -4,10 +4,13 @@ import { openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
 import type { NotificationsEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
-import { NotificationPusher } from './events/push';
+import { NotificationPusher, PUBLISHED_TOPICS } from './events/outbox';
+import { startPruneJob } from './jobs/prune';
+import { FriendshipsStore } from './store/friendships';
 import { migrations } from './store/migrations';
 import { NotificationsStore } from './store/notifications';
-import { startPruner } from './store/pruner';
+import { UsersStore } from './store/users';
+import type { NotificationsDeps, NotificationsStores } from './usecases/deps';
 
 /** What a caller may set besides the env (tests: consumers that skip earlier history, a clock). */
 export type NotificationsServiceOptions = Pick<
@@ -21,8 +24,8 @@ export type NotificationsServiceOptions = Pick<
 /**
  * notifications' composition root: the whole running service from its env (PostgreSQL pool with
  * migrations applied, its relay (nothing to publish: it prunes the consumer markers), the Redis
- * connection of the live push, the four consumers, the 90-day pruner, the app). `main.ts` listens
- * with it; the integration tests boot it with a test env. `close()` closes the app, the pruner,
+ * connection of the live push, the four consumers, the 90-day prune job, the app). `main.ts` listens
+ * with it; the integration tests boot it with a test env. `close()` closes the app, the prune job,
  * the consumers, Redis, the relay, then the pool.
  */
 export async function createService(
@@ -35,10 +38,15 @@ export async function createService(
       name: 'notifications',
       env,
       migrations,
-      topics: [],
+      topics: PUBLISHED_TOPICS,
       onClose,
     });
-    const store = new NotificationsStore(pool);
+    const stores: NotificationsStores = {
+      notifications: new NotificationsStore(pool),
+      users: new UsersStore(),
+      friendships: new FriendshipsStore(),
+    };
+    const deps: NotificationsDeps = { stores, now };
 
     // a push waits at most a second for Redis, then is logged as lost (the notification is
     // stored; the client reads it on its next GET)
@@ -49,7 +57,7 @@ export async function createService(
     const consumers = startConsumers({
       kafka,
       pool,
-      store,
+      stores,
       pusher,
       logger,
       groupIds: groupIds(env, CONSUMERS),
@@ -59,18 +67,18 @@ export async function createService(
     });
     for (const consumer of Object.values(consumers)) onClose(() => consumer.stop());
 
-    const pruner = startPruner({ store, logger, now });
+    // the 90-day bound's job (service-kit's startPeriodic), stopped before the pool closes
+    const pruner = startPruneJob(deps, logger);
     onClose(() => pruner.stop());
 
     const app = buildApp({
       logger,
       pool,
-      store,
+      deps,
       identityProofSecret,
-      now,
       consumers: Object.values(consumers),
     });
-    return { app, logger, pool, store, relay, redis, consumers, pruner };
+    return { app, logger, pool, stores, relay, redis, consumers, pruner };
   });
 }
 

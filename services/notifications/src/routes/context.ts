@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { NotificationsStore } from '../store/notifications';
+import type { NotificationsDeps } from '../usecases/deps';
 
-/** What the route modules share. */
+/** What the route modules share: the app and what the use cases work with. */
 export interface NotificationsContext {
   app: FastifyInstance;
-  store: NotificationsStore;
-  now: () => Date;
+  deps: NotificationsDeps;
 }

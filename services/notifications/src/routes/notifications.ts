@@ -9,11 +9,12 @@ import {
 import {
   badRequest,
   decodeTimeCursor,
-  encodeTimeCursor,
   pageLimitParam,
   parse,
   requireUserId,
 } from '@wayfarer/service-kit';
+import { listNotifications } from '../usecases/list-notifications';
+import { markRead } from '../usecases/mark-read';
 import type { NotificationsContext } from './context';
 
 const PageQuery = z.object({
@@ -21,21 +22,14 @@ const PageQuery = z.object({
   cursor: z.string().optional(),
 });
 
-export function notificationRoutes(ctx: NotificationsContext): void {
-  const { app, store, now } = ctx;
-
+export function notificationRoutes({ app, deps }: NotificationsContext): void {
   /** One page of the caller's notifications, newest first, with their unread count. */
   app.get('/api/notifications', async (request) => {
     const userId = requireUserId(request);
     const { limit = NotificationLimits.pageDefault, cursor } = parse(PageQuery, request.query);
     const after = cursor === undefined ? null : decodeTimeCursor(cursor);
     if (cursor !== undefined && after === null) throw badRequest(NotificationMessages.badCursor);
-    const page = await store.page(userId, after, limit, now());
-    const body: NotificationsResponse = {
-      notifications: page.notifications,
-      unread: page.unread,
-      nextCursor: page.last ? encodeTimeCursor(page.last) : null,
-    };
+    const body: NotificationsResponse = await listNotifications(deps, userId, after, limit);
     return body;
   });
 
@@ -45,9 +39,7 @@ export function notificationRoutes(ctx: NotificationsContext): void {
     const parsed = MarkNotificationsRead.safeParse(request.body);
     if (!parsed.success) throw badRequest(NotificationMessages.badRead);
     const ids = 'all' in parsed.data ? 'all' : parsed.data.ids;
-    const body: MarkNotificationsReadResponse = {
-      unread: await store.markRead(userId, ids, now()),
-    };
+    const body: MarkNotificationsReadResponse = { unread: await markRead(deps, userId, ids) };
     return body;
   });
 }

@@ -30,7 +30,7 @@ interface Row {
  * before the producers refused it (trips' history holds trip names with NUL) would otherwise
  * fail their transaction on every retry and hold back every later event of their topic.
  */
-const storable = (text: string): string => text.replaceAll('\u0000', '');
+export const storable = (text: string): string => text.replaceAll('\u0000', '');
 
 const stored = (r: Row): StoredNotification => ({
   id: r.id,
@@ -48,9 +48,9 @@ const UNREAD = `SELECT count(*)::int AS unread FROM notifications
                  WHERE user_id = $1 AND NOT read AND created_at > $2`;
 
 /**
- * The notifications of each user, in PostgreSQL: what the routes read and mark, and the bounds
- * (90 days, 500 per user). The consumers' writes are the functions below the class, run in
- * their transactions.
+ * The notifications of each user, in PostgreSQL: what the routes read and mark, the bounds
+ * (90 days, 500 per user), and the consumers' writes (run in their transactions, taking the
+ * client).
  */
 export class NotificationsStore {
   constructor(private readonly pool: Pool) {}
@@ -144,149 +144,98 @@ export class NotificationsStore {
     );
     return rowCount ?? 0;
   }
-}
 
-/*
- * The consumers' writes, in their transactions (the one recording the event as processed).
- */
+  /**
+   * Of two users, the one who received a friend request from the other (a `friend_request`
+   * notification), or null: who accepted, for a `friendship.created` without `by`.
+   */
+  async requestReceiver(
+    client: PoolClient,
+    pair: readonly [string, string],
+  ): Promise<string | null> {
+    const { rows } = await client.query<{ user_id: string }>(
+      `SELECT user_id FROM notifications
+        WHERE kind = 'friend_request'
+          AND ((user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1))
+        ORDER BY created_at DESC LIMIT 1`,
+      [pair[0], pair[1]],
+    );
+    return rows[0]?.user_id ?? null;
+  }
 
-/** A user as auth announced them (registered or updated): the row as announced. */
-export async function upsertUser(
-  client: PoolClient,
-  user: { userId: string; name: string; profilePicture: string },
-): Promise<void> {
-  await client.query(
-    `INSERT INTO users (id, name, picture) VALUES ($1, $2, $3)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, picture = EXCLUDED.picture`,
-    [user.userId, storable(user.name), storable(user.profilePicture)],
-  );
-}
+  /** `userId` answered `actorId`'s friend request: its notification is read. */
+  async markRequestAnswered(client: PoolClient, userId: string, actorId: string): Promise<void> {
+    await client.query(
+      `UPDATE notifications SET read = true
+        WHERE user_id = $1 AND actor_id = $2 AND kind = 'friend_request' AND NOT read`,
+      [userId, actorId],
+    );
+  }
 
-/**
- * Erasure (auth's `user.deleted`): the user's row, friendships, their notifications and every
- * notification they acted in.
- */
-export async function eraseUser(client: PoolClient, userId: string): Promise<void> {
-  await client.query('DELETE FROM notifications WHERE user_id = $1 OR actor_id = $1', [userId]);
-  await client.query('DELETE FROM friendships WHERE user_id = $1 OR friend_id = $1', [userId]);
-  await client.query('DELETE FROM users WHERE id = $1', [userId]);
-}
+  /** A trip deleted or made private: its `friend_trip` notifications go. */
+  async removeTrip(client: PoolClient, tripId: string): Promise<void> {
+    await client.query(
+      `DELETE FROM notifications WHERE kind = 'friend_trip' AND subject->>'tripId' = $1`,
+      [tripId],
+    );
+  }
 
-export async function addFriendship(client: PoolClient, a: string, b: string): Promise<void> {
-  await client.query(
-    `INSERT INTO friendships (user_id, friend_id) VALUES ($1, $2), ($2, $1) ON CONFLICT DO NOTHING`,
-    [a, b],
-  );
-}
+  /** A trip renamed: its `friend_trip` notifications say the new name. */
+  async renameTrip(client: PoolClient, tripId: string, name: string): Promise<void> {
+    await client.query(
+      `UPDATE notifications SET subject = jsonb_set(subject, '{name}', to_jsonb($2::text))
+        WHERE kind = 'friend_trip' AND subject->>'tripId' = $1 AND subject->>'name' <> $2`,
+      [tripId, storable(name)],
+    );
+  }
 
-export async function removeFriendship(client: PoolClient, a: string, b: string): Promise<void> {
-  await client.query(
-    `DELETE FROM friendships WHERE (user_id = $1 AND friend_id = $2) OR (user_id = $2 AND friend_id = $1)`,
-    [a, b],
-  );
-}
+  /**
+   * Stores `draft` for each recipient both users of which are known (auth announced them: an
+   * erased user is not, so nothing names them after their erasure), once per event and recipient
+   * (a replay makes none). Returns what to push: each new notification with its actor and the
+   * recipient's unread count with it.
+   */
+  async insert(
+    client: PoolClient,
+    draft: NotificationDraft,
+    now: Date,
+  ): Promise<NotificationPushMessage[]> {
+    if (draft.recipients.length === 0) return [];
+    const { rows } = await client.query<Row & { user_id: string; unread: number }>(
+      `WITH ins AS (
+         INSERT INTO notifications (id, user_id, kind, actor_id, subject, created_at, event_id)
+         SELECT gen_random_uuid(), r.id, $2, a.id, $3::jsonb, $4, $5
+           FROM unnest($1::text[]) AS x(id)
+           JOIN users r ON r.id = x.id
+           JOIN users a ON a.id = $6
+         ON CONFLICT (event_id, user_id) DO NOTHING
+         RETURNING id, user_id, kind, actor_id, subject, created_at, read)
+       SELECT ins.*, a.name AS actor_name, a.picture AS actor_picture,
+              -- the statement does not see its own inserts: + 1 for the new one
+              (SELECT count(*)::int FROM notifications c
+                WHERE c.user_id = ins.user_id AND NOT c.read AND c.created_at > $7) + 1 AS unread
+         FROM ins JOIN users a ON a.id = ins.actor_id`,
+      [
+        draft.recipients,
+        draft.kind,
+        JSON.stringify(draft.subject, (_key, value: unknown) =>
+          typeof value === 'string' ? storable(value) : value,
+        ),
+        draft.createdAt,
+        draft.eventId,
+        draft.actorId,
+        keptSince(now),
+      ],
+    );
+    return rows.map((r) => ({
+      userId: r.user_id,
+      notification: notificationOf(stored(r)),
+      unread: r.unread,
+    }));
+  }
 
-export async function friendsOf(client: PoolClient, userId: string): Promise<string[]> {
-  const { rows } = await client.query<{ friend_id: string }>(
-    'SELECT friend_id FROM friendships WHERE user_id = $1',
-    [userId],
-  );
-  return rows.map((r) => r.friend_id);
-}
-
-/**
- * Of two users, the one who received a friend request from the other (a `friend_request`
- * notification), or null: who accepted, for a `friendship.created` without `by`.
- */
-export async function requestReceiver(
-  client: PoolClient,
-  pair: readonly [string, string],
-): Promise<string | null> {
-  const { rows } = await client.query<{ user_id: string }>(
-    `SELECT user_id FROM notifications
-      WHERE kind = 'friend_request'
-        AND ((user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1))
-      ORDER BY created_at DESC LIMIT 1`,
-    [pair[0], pair[1]],
-  );
-  return rows[0]?.user_id ?? null;
-}
-
-/** `userId` answered `actorId`'s friend request: its notification is read. */
-export async function markRequestAnswered(
-  client: PoolClient,
-  userId: string,
-  actorId: string,
-): Promise<void> {
-  await client.query(
-    `UPDATE notifications SET read = true
-      WHERE user_id = $1 AND actor_id = $2 AND kind = 'friend_request' AND NOT read`,
-    [userId, actorId],
-  );
-}
-
-/** A trip deleted or made private: its `friend_trip` notifications go. */
-export async function removeTripNotifications(client: PoolClient, tripId: string): Promise<void> {
-  await client.query(
-    `DELETE FROM notifications WHERE kind = 'friend_trip' AND subject->>'tripId' = $1`,
-    [tripId],
-  );
-}
-
-/** A trip renamed: its `friend_trip` notifications say the new name. */
-export async function renameTripNotifications(
-  client: PoolClient,
-  tripId: string,
-  name: string,
-): Promise<void> {
-  await client.query(
-    `UPDATE notifications SET subject = jsonb_set(subject, '{name}', to_jsonb($2::text))
-      WHERE kind = 'friend_trip' AND subject->>'tripId' = $1 AND subject->>'name' <> $2`,
-    [tripId, storable(name)],
-  );
-}
-
-/**
- * Stores `draft` for each recipient both users of which are known (auth announced them: an
- * erased user is not, so nothing names them after their erasure), once per event and recipient
- * (a replay makes none). Returns what to push: each new notification with its actor and the
- * recipient's unread count with it.
- */
-export async function insertNotifications(
-  client: PoolClient,
-  draft: NotificationDraft,
-  now: Date,
-): Promise<NotificationPushMessage[]> {
-  if (draft.recipients.length === 0) return [];
-  const { rows } = await client.query<Row & { user_id: string; unread: number }>(
-    `WITH ins AS (
-       INSERT INTO notifications (id, user_id, kind, actor_id, subject, created_at, event_id)
-       SELECT gen_random_uuid(), r.id, $2, a.id, $3::jsonb, $4, $5
-         FROM unnest($1::text[]) AS x(id)
-         JOIN users r ON r.id = x.id
-         JOIN users a ON a.id = $6
-       ON CONFLICT (event_id, user_id) DO NOTHING
-       RETURNING id, user_id, kind, actor_id, subject, created_at, read)
-     SELECT ins.*, a.name AS actor_name, a.picture AS actor_picture,
-            -- the statement does not see its own inserts: + 1 for the new one
-            (SELECT count(*)::int FROM notifications c
-              WHERE c.user_id = ins.user_id AND NOT c.read AND c.created_at > $7) + 1 AS unread
-       FROM ins JOIN users a ON a.id = ins.actor_id`,
-    [
-      draft.recipients,
-      draft.kind,
-      JSON.stringify(draft.subject, (_key, value: unknown) =>
-        typeof value === 'string' ? storable(value) : value,
-      ),
-      draft.createdAt,
-      draft.eventId,
-      draft.actorId,
-      keptSince(now),
-    ],
-  );
-  return rows.map((r) => ({
-    userId: r.user_id,
-    notification: notificationOf(stored(r)),
-    unread: r.unread,
-  }));
+  /** Erasure: `userId`'s notifications and every notification they acted in. */
+  async eraseUser(client: PoolClient, userId: string): Promise<void> {
+    await client.query('DELETE FROM notifications WHERE user_id = $1 OR actor_id = $1', [userId]);
+  }
 }

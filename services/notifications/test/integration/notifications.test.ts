@@ -14,7 +14,7 @@ import {
 import { tablesHolding } from '@wayfarer/test-kit';
 import { applied, as, startNotifications, type Harness } from './harness';
 
-// issue 21: notifications from the other services' events, the bell's API and the erasure
+// notifications from the other services' events, the bell's API and the erasure
 
 let h: Harness;
 beforeAll(async () => {

@@ -28,7 +28,7 @@ import {
 } from '@wayfarer/test-kit';
 import { applied, startNotifications, waitOptions, type Harness } from './harness';
 
-// issue 21: the live push. notifications publishes each stored notification on Redis; every chat
+// the live push. notifications publishes each stored notification on Redis; every chat
 // instance relays it to its own sockets of the user (chat runs the sharded socket.io adapter),
 // so every tab and device of the user gets it, whichever instance it is connected to. A real
 // chat: two instances on one Redis and one database, booted by chat's composition root.

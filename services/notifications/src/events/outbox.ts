@@ -1,6 +1,16 @@
 import type { Redis } from 'ioredis';
-import { NOTIFICATIONS_PUSH_CHANNEL, type NotificationPushMessage } from '@wayfarer/contracts';
+import {
+  NOTIFICATIONS_PUSH_CHANNEL,
+  type NotificationPushMessage,
+  type Topic,
+} from '@wayfarer/contracts';
 import type { Logger } from '@wayfarer/service-kit';
+
+/**
+ * What notifications publishes: no Kafka topic (its relay only prunes the consumer markers), and
+ * the live push below.
+ */
+export const PUBLISHED_TOPICS: readonly Topic[] = [];
 
 /**
  * The live push: each stored notification is published on `NOTIFICATIONS_PUSH_CHANNEL`, where
