@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AccountMessages,
   DEFAULT_AVATAR,
@@ -20,18 +20,13 @@ import {
   randomIp,
   register,
   sessionCookie,
-  startAuth,
+  startAuthPerFile,
   type FilePart,
   type Harness,
 } from './harness';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startAuth();
-});
-afterAll(async () => {
-  await h?.close();
-});
+startAuthPerFile((started) => (h = started));
 
 interface Account {
   userId: string;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   exifTags,
   gifar,
@@ -11,18 +11,20 @@ import {
   pngBomb,
   pngLyingHeader,
 } from '@wayfarer/test-kit/images';
-import { identityFor, newUser, register, sessionCookie, startAuth, type Harness } from './harness';
+import {
+  countUsers,
+  identityFor,
+  newUser,
+  register,
+  sessionCookie,
+  startAuthPerFile,
+  type Harness,
+} from './harness';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startAuth();
-});
-afterAll(async () => {
-  await h?.close();
-});
+startAuthPerFile((started) => (h = started));
 
-const userCount = async () =>
-  Number((await h.pool.query('SELECT count(*) FROM users')).rows[0].count);
+const userCount = () => countUsers(h);
 
 /** Registers with `picture`, then fetches the picture as the new user: what others are served. */
 async function registerAndFetch(picture: Buffer) {

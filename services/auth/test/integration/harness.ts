@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { IdentityHeaders, SESSION_COOKIE } from '@wayfarer/contracts';
 import { loadConfig } from '@wayfarer/service-kit';
 import {
@@ -52,6 +53,18 @@ export async function startAuth(options: StartOptions = {}): Promise<Harness> {
       await dropStores();
     },
   };
+}
+
+/** auth for one test file: started before its tests (handed to `started`), closed after them. */
+export function startAuthPerFile(started: (h: Harness) => void, options?: StartOptions): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startAuth(options);
+    started(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 }
 
 export interface FilePart {
@@ -112,3 +125,16 @@ export function identityFor(token: string): Record<string, string> {
 
 export const randomIp = () =>
   `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/** How many users auth has. */
+export const countUsers = async (h: Harness) =>
+  Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM users')).rows[0]!.n);
+
+/** Runs `fn` and checks it created no user and left nothing in the bucket. */
+export async function expectNoTrace(h: Harness, fn: () => Promise<void>) {
+  const objects = async () => (await h.avatars.list()).length;
+  const [users, before] = [await countUsers(h), await objects()];
+  await fn();
+  expect(await countUsers(h)).toBe(users);
+  expect(await objects()).toBe(before);
+}

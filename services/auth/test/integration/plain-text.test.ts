@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityHeaders } from '@wayfarer/contracts';
-import { newUser, randomIp, register, startAuth, type Harness } from './harness';
+import { countUsers, newUser, randomIp, register, startAuth, type Harness } from './harness';
 
 /*
  * Every text input of auth is plain text: a control character in a registration
@@ -18,8 +18,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const users = async () =>
-  Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM users')).rows[0]!.n);
+const users = () => countUsers(h);
 
 describe('POST /api/register', () => {
   it.each([
