@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   BucketListMessages,
   NewBucketListItem,
-  type BucketListItemResponse,
   type BucketListResponse,
   type BucketListVisitResponse,
 } from '@wayfarer/contracts';
@@ -10,7 +9,6 @@ import {
   jsonIdempotencyClaim,
   notFound,
   parse,
-  recordedAnswer,
   requireUserId,
   sendOutcome,
 } from '@wayfarer/service-kit';
@@ -36,11 +34,7 @@ export function bucketListRoutes(ctx: BucketListContext): void {
     // unknown keys (an ownerId, an _id) are dropped by the schema
     const input = parse(NewBucketListItem, request.body);
     const claim = jsonIdempotencyClaim(request, userId, input);
-    const outcome = await addItem(deps, userId, input, claim, (item) => {
-      const body: BucketListItemResponse = { data: item };
-      return recordedAnswer(201, body);
-    });
-    return sendOutcome(reply, outcome);
+    return sendOutcome(reply, await addItem(deps, { userId, input, claim }));
   });
 
   /** The checkbox: the item is marked visited (kept with the time), not erased. */
