@@ -12,14 +12,8 @@
  */
 import { createLogger } from '@wayfarer/service-kit';
 import { TEST_IDENTITY_PROOF_SECRET, throughGateway } from '@wayfarer/test-kit';
-import {
-  buildApp,
-  buildPlaceIndex,
-  type City,
-  LinearSearch,
-  loadCities,
-  normalise,
-} from '@wayfarer/places';
+import { type City, loadCities } from '@wayfarer/places';
+import { buildApp, buildPlaceIndex, LinearSearch, normalise } from '@wayfarer/places/bench';
 import { recordBudget } from '../lib/results';
 
 const SEED = 42;

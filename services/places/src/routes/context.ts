@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlaceIndex } from '../domain/place-index';
+import type { SearchDeps } from '../usecases/search-places';
 
-/** What the route modules share. */
-export interface PlacesContext {
+/** What the route modules share: the app they add routes to and what the use case needs. */
+export interface PlacesContext extends SearchDeps {
   app: FastifyInstance;
-  /** The index once built, else null. */
-  index: () => PlaceIndex | null;
 }

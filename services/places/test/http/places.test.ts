@@ -102,7 +102,7 @@ describe('GET /api/places', () => {
     ['?query=paris&limit=2.5', 'limit: Limit must be a whole number from 1 to 20.'],
     ['?query=paris&limit=-1', 'limit: Limit must be a whole number from 1 to 20.'],
     ['?query=paris&limit=', 'limit: Limit must be a whole number from 1 to 20.'],
-    // plain text only (contracts' rule, issue 18): before any lookup
+    // plain text only (contracts' rule): before any lookup
     [
       '?query=par%00is',
       'Query parameter query must not contain control characters: found U+0000 at position 4.',
