@@ -9,7 +9,6 @@ import {
 } from '@wayfarer/service-kit';
 import {
   FriendshipProjection,
-  friendshipProjection,
   openMongoService,
   startMongoProjections,
 } from '@wayfarer/service-kit/mongo';
@@ -17,11 +16,12 @@ import { ImageQueue, ObjectStore, s3Connection, SpoolArea } from '@wayfarer/stor
 import { limitImageThreads } from '@wayfarer/storage/pipeline';
 import { buildApp, type TripsDeps } from './app';
 import type { TripsEnv } from './config';
-import { ERASURE_CONSUMER, startErasure } from './events/erasure';
-import { FRIENDSHIP_CONSUMER } from './events/friendships';
-import { JOURNAL_STORIES_CONSUMER, storiesProjection } from './events/stories';
+import { CONSUMERS } from './events/consumers';
+import { friendshipsConsumer } from './events/consumers/friendships';
+import { storiesProjection } from './events/consumers/journal';
+import { startErasure } from './events/consumers/users';
 import { PUBLISHED_TOPICS } from './events/outbox';
-import { startJanitor } from './janitor';
+import { startJanitor } from './jobs/janitor';
 import { ExportAreasClient } from './store/export-areas';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
@@ -88,11 +88,10 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       logger,
       skipHistory: options.skipHistory,
       projections: {
-        friendships: friendshipProjection(friendships, {
-          name: FRIENDSHIP_CONSUMER,
-          groupId: groupId(env, FRIENDSHIP_CONSUMER),
+        friendships: friendshipsConsumer(friendships, {
+          groupId: groupId(env, CONSUMERS.friendships),
         }),
-        stories: storiesProjection(trips, { groupId: groupId(env, JOURNAL_STORIES_CONSUMER) }),
+        stories: storiesProjection(trips, { groupId: groupId(env, CONSUMERS.journalStories) }),
       },
     });
     const { friendships: consumer, stories } = projections.consumers;
@@ -103,7 +102,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       db,
       logger,
       skipHistory: options.skipHistory,
-      groupId: groupId(env, ERASURE_CONSUMER),
+      groupId: groupId(env, CONSUMERS.erasure),
       deps: {
         trips,
         photos,
@@ -126,6 +125,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
       uploadLeaseMs: env.UPLOAD_LEASE_MS,
     });
     const janitor = startJanitor({
+      name: 'trips-janitor',
       tasks: {
         spool: () => spool.sweep(),
         uploads: () => uploads.run(),
@@ -143,6 +143,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     // committed import's trips shown; on start and every half import lease
     const importSweeper = createImportSweeper({ trips, imports, photos, logger, relay, variants });
     const importJanitor = startJanitor({
+      name: 'import-sweep',
       tasks: { imports: () => importSweeper.run() },
       intervalMs: env.IMPORT_LEASE_MS / 2,
       logger,

@@ -9,8 +9,7 @@ import {
   IMPORT_MULTIPART_LIMITS,
   ImportMessages,
 } from '@wayfarer/contracts';
-import type {
-  RequestFingerprint} from '@wayfarer/service-kit';
+import type { RequestFingerprint } from '@wayfarer/service-kit';
 import {
   drainRequestBody,
   HttpError,

@@ -11,6 +11,7 @@ import {
 } from '@wayfarer/service-kit';
 import { idempotencyScope } from '@wayfarer/service-kit/mongo';
 import { ReadDeadline } from '../domain/import/bounds';
+import { holdImportLease } from '../jobs/import-lease';
 import { ImportRateError, UnavailableError } from '../domain/errors';
 import { newId } from '../domain/trip';
 import type { ImportDoc, ImportsRepo } from '../store/imports';
@@ -262,31 +263,13 @@ async function runClaimed(
   }
 }
 
-/**
- * Renews the import's lease every third of it while it runs (a timer: the import's own steps
- * can take long, one photo queued behind others' image work); `check()` throws once a renewal
- * found the import no longer held (a retry or the sweeper judged it dead: it must stop).
- */
+/** The import's lease held while it runs; `check()` throws once it was lost. */
 function holdLease(deps: ImportJobDeps, doc: ImportDoc): { check: () => void; stop: () => void } {
-  let lost = false;
-  const renew = async () => {
-    try {
-      const held = await deps.imports.renew(
-        doc._id,
-        doc.holder,
-        new Date(Date.now() + deps.importLeaseMs),
-      );
-      if (!held) lost = true;
-    } catch (err) {
-      deps.logger.warn({ err, importId: doc._id }, 'could not renew an import lease');
-    }
-  };
-  const timer = setInterval(() => void renew(), Math.max(100, deps.importLeaseMs / 3));
-  timer.unref();
+  const lease = holdImportLease(deps, doc);
   return {
     check: () => {
-      if (lost) throw new UnavailableError(ImportMessages.interrupted);
+      if (lease.lost()) throw new UnavailableError(ImportMessages.interrupted);
     },
-    stop: () => clearInterval(timer),
+    stop: lease.stop,
   };
 }

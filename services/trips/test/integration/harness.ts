@@ -12,9 +12,11 @@ import {
   type FormFile,
 } from '@wayfarer/test-kit';
 import { TripsEnv } from '../../src/config';
-import { ERASURE_CONSUMER } from '../../src/events/erasure';
-import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
-import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
+import {
+  ERASURE_CONSUMER,
+  FRIENDSHIP_CONSUMER,
+  JOURNAL_STORIES_CONSUMER,
+} from '../../src/events/consumers';
 import { createService, type TripsService, type TripsServiceOptions } from '../../src/service';
 
 export type Harness = TripsService & { bucket: string; env: TripsEnv };

@@ -11,9 +11,11 @@ import {
   testServiceEnv,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { ERASURE_CONSUMER } from '../../src/events/erasure';
-import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
-import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
+import {
+  ERASURE_CONSUMER,
+  FRIENDSHIP_CONSUMER,
+  JOURNAL_STORIES_CONSUMER,
+} from '../../src/events/consumers';
 
 const serviceDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 

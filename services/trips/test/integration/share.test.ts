@@ -18,7 +18,7 @@ import {
 } from '@wayfarer/contracts';
 import { createProducer } from '@wayfarer/service-kit';
 import { testKafka } from '@wayfarer/test-kit';
-import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
+import { JOURNAL_STORIES_CONSUMER } from '../../src/events/consumers';
 import { png } from '../fixtures';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 

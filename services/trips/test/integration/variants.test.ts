@@ -13,9 +13,11 @@ import {
 } from '@wayfarer/test-kit';
 import { GPS_FIXTURE, jpegWithGps } from '@wayfarer/test-kit/images';
 import { TripsEnv } from '../../src/config';
-import { ERASURE_CONSUMER } from '../../src/events/erasure';
-import { FRIENDSHIP_CONSUMER } from '../../src/events/friendships';
-import { JOURNAL_STORIES_CONSUMER } from '../../src/events/stories';
+import {
+  ERASURE_CONSUMER,
+  FRIENDSHIP_CONSUMER,
+  JOURNAL_STORIES_CONSUMER,
+} from '../../src/events/consumers';
 import { createService } from '../../src/service';
 import type { TripsRepo } from '../../src/store/trips';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';

@@ -3,14 +3,12 @@ import type { Db } from 'mongodb';
 import { readEvent, Topics, UserDeleted } from '@wayfarer/contracts';
 import type { BackgroundConsumer, Logger } from '@wayfarer/service-kit';
 import { startMongoProjections } from '@wayfarer/service-kit/mongo';
-import { eraseUser, type EraseUserDeps } from '../usecases/erase-user';
-
-/** trips' consumer of auth's `auth.user.v1` (`user.deleted`): group name and marker key. */
-export const ERASURE_CONSUMER = 'trips-erasure';
+import { eraseUser, type EraseUserDeps } from '../../usecases/erase-user';
+import { CONSUMERS } from '.';
 
 /**
  * Erases a closed account's trips, photos and friendships when auth's `user.deleted` arrives
- * (`usecases/erase-user.ts`); a failure (MinIO or MongoDB down) is retried, so a delay never
+ * (`usecases/erase-user.ts`) from auth's `auth.user.v1`; a failure (MinIO or MongoDB down) is retried, so a delay never
  * loses the erasure. Its own `startMongoProjections`, beside the friendship consumer.
  */
 export function startErasure(options: {
@@ -29,7 +27,7 @@ export function startErasure(options: {
     skipHistory: options.skipHistory,
     projections: {
       erasure: {
-        name: ERASURE_CONSUMER,
+        name: CONSUMERS.erasure,
         groupId: options.groupId,
         topics: [Topics.authUser],
         apply: async (event) => {
