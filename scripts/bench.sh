@@ -15,7 +15,7 @@ if ! command -v wrk >/dev/null 2>&1; then
   apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; } \
     || fail "apt-get install wrk"
 fi
-# NGINX: the hop an operator would otherwise put in front, held beside the gateway (issue 23)
+# NGINX: the hop an operator would otherwise put in front, held beside the gateway
 if ! command -v nginx >/dev/null 2>&1 && ! [ -x /usr/sbin/nginx ]; then
   step "install nginx (Debian package)"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,5 +1,5 @@
 /**
- * Country lookup benchmark (issue 22): @wayfarer/atlas's index against a linear scan of every
+ * Country lookup benchmark: @wayfarer/atlas's index against a linear scan of every
  * polygon (and, off every outline, every border segment), side by side in one process.
  *
  *   node --expose-gc --import tsx bench/atlas/lookup.bench.ts

@@ -1,11 +1,11 @@
 /**
  * The gateway hop: `GET /api/userDetails` through the gateway, at 10 and 50 connections, against
- * the same call through NGINX (issue 23; `nginx.ts`: Debian's nginx, one worker, upstream
+ * the same call through NGINX (`nginx.ts`: Debian's nginx, one worker, upstream
  * keep-alive), the hop an operator would otherwise put in front of auth: budget at least 0.8x
  * NGINX's throughput with the gateway as deployed with tracing on (10% sampled, to Jaeger) and
  * request metrics, and its p50 within 1.5x of NGINX's. Beside it, the gateway's CPU per proxied
  * request against a bare `@fastify/http-proxy` hop to the same auth with no session check
- * (budget: within 1.5x), each hop against direct to auth (issue 9's figure, now info), and the
+ * (budget: within 1.5x), each hop against direct to auth (info), and the
  * ceilings: the bare hop and a minimal `node:http` + undici proxy against NGINX.
  *
  * auth, the gateway and the bare hop each run in a process of their own (`hop-process.ts`:
@@ -19,7 +19,7 @@
  * is its median round. `HOP_SIDES=nginx,gateway` runs some sides only and prints their
  * medians (no budget); `HOP_BASELINE_TREE` adds another checkout's gateway as `baseline`.
  *
- * Telemetry's cost (issue 23), the same way: the gateway as deployed (Prometheus request
+ * Telemetry's cost, the same way: the gateway as deployed (Prometheus request
  * metrics, tracing off: no OTLP endpoint) and with tracing on (service-kit's preload, spans
  * exported to deploy/local's Jaeger) at a production sampling rate (`parentbased_traceidratio`
  * 0.1, `TRACE_RATIO` to change it) against the gateway with neither
@@ -365,7 +365,7 @@ try {
     const rounds = `${LOADGEN}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians`;
     const ofDirect = (side: Side) => (rps(side) / rps('direct')).toFixed(2);
     const ofNginx = (side: Side) => (rps(side) / rps('nginx')).toFixed(2);
-    // the throughput budget (issue 23): the gateway as deployed with tracing on (10% sampled,
+    // the throughput budget: the gateway as deployed with tracing on (10% sampled,
     // to Jaeger) and request metrics, against the NGINX an operator would otherwise run
     recordBudget({
       name: `GET /api/userDetails via gateway (tracing ${Number(TRACE_RATIO) * 100}% sampled, metrics) / via NGINX, ${connections} connections`,
@@ -389,7 +389,7 @@ try {
       baseline: Math.round(rps('direct')),
       unit: 'req/s',
       budget: { none: true },
-      note: `${rounds}; ${ofNginx('gateway')}x of NGINX; issue 9's budget was >= 0.6x of direct`,
+      note: `${rounds}; ${ofNginx('gateway')}x of NGINX; the old budget was >= 0.6x of direct`,
     });
     recordBudget({
       name: `info: GET /api/userDetails via NGINX / direct to auth, ${connections} connections`,
@@ -424,7 +424,7 @@ try {
       budget: { none: true },
       note: `${ofDirect('raw')}x of direct; its CPU ${Math.round(cpu('raw'))} µs per request, p50 ${p50('raw')} ms`,
     });
-    // telemetry's cost on the hop (issue 23)
+    // telemetry's cost on the hop
     const cpuNote = (side: Side) =>
       `CPU per request ${Math.round(cpu(side))} µs vs ${Math.round(cpu('untelemetered'))} µs without telemetry; p50 ${p50(side)} ms vs ${p50('untelemetered')} ms`;
     recordBudget({

@@ -1,11 +1,11 @@
 /**
- * The session token check (issue 23): the gateway verifies session cookies with `@fastify/jwt`
+ * The session token check: the gateway verifies session cookies with `@fastify/jwt`
  * (the design card's library), registered once with the public key and its options pinned
  * (`gateway/src/session.ts`). Against fast-jwt's own verifier built with the same options (what
  * the gateway called directly before), per signature check: budget within 1.1x.
  *
  * Info beside it: the same `@fastify/jwt` called with options per call (what made it slow
- * before issue 9: a verifier built per call), and a warm token through the gateway's verifier
+ * once: a verifier built per call), and a warm token through the gateway's verifier
  * (kept by its text: a Map lookup, no signature check) against fast-jwt's own cache.
  *
  * Each check gets a token it has not seen (signature checked every time), the sides interleaved

@@ -1,5 +1,5 @@
 /**
- * NGINX as the hop an operator would otherwise put in front of auth (issue 23): Debian's
+ * NGINX as the hop an operator would otherwise put in front of auth: Debian's
  * `nginx`, one worker, upstream keep-alive, HTTP/1.1 to the upstream, an access log written as
  * NGINX writes one when told to buffer it (64 KiB, flushed every second: the gateway batches
  * its own the same way). It forwards the client's headers as they are (the bench's client sends

@@ -1,5 +1,5 @@
 /**
- * Small helpers of the latency benchmarks (issue 21's inbox, feed and notification arrival):
+ * Small helpers of the latency benchmarks (the inbox, the feed and notification arrival):
  * a percentile of samples and the time of one call.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Soak: the whole stack under a moderate mixed load for N minutes, every process's RSS sampled
- * every 10 s (issue 8: "every service's RSS flat after warm-up"). Not part of CI.
+ * every 10 s ("every service's RSS flat after warm-up"). Not part of CI.
  *
  *   bash bench/soak/run.sh            (or npm run soak; infra up: npm run infra:up)
  *

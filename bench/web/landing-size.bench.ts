@@ -1,5 +1,5 @@
 /**
- * The landing page's own weight (issue 13 budget): the JavaScript and CSS a visitor's browser
+ * The landing page's own weight (its budget): the JavaScript and CSS a visitor's browser
  * fetches to show `/home`, under 120 kB gzip (120,000 bytes). Not counted: the clips and their
  * posters (media, listed apart), the HTML document, the favicon.
  *

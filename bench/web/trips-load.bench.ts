@@ -1,5 +1,5 @@
 /**
- * The first load of `/trips` in a real browser, against the real stack (issue 9 budgets):
+ * The first load of `/trips` in a real browser, against the real stack (its budgets):
  *
  * - bytes: a cold `/trips` (fresh browser context: empty cache) of a signed-in user with three
  *   trips, ten destinations, a photo each, moves under 1 MB (1,000,000 bytes), counted as the

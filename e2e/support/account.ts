@@ -4,7 +4,7 @@ import { CHAT_SOCKET_PATH, ChatEvents, type SendMessageAck } from '@wayfarer/con
 import { api, type Account } from './api';
 import { baseUrl, uniqueEmail } from './browser';
 
-/** A signed-up user whose email and password the test knows (issue 19's account routes). */
+/** A signed-up user whose email and password the test knows (for the account routes). */
 export interface KnownAccount extends Account {
   email: string;
   password: string;

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { collectionsHolding, tablesHolding, testInfra, testS3Client } from '@wayfarer/test-kit';
 
 /**
- * Every store of the e2e stack, scanned generically for text (issue 19's erasure test): every
+ * Every store of the e2e stack, scanned generically for text (the erasure test's): every
  * table of every PostgreSQL database of the stack (`<service>_<namespace>`), every collection of
  * every MongoDB database of it, every object key of its buckets (`<bucket>-<namespace>`), and
  * every Redis key name. Each place holding one of `texts` is named, e.g.

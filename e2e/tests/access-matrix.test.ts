@@ -13,7 +13,7 @@ import { befriend, json, register } from '../support/account';
 import { api, type Account, type TripPlaces, tripForm } from '../support/api';
 
 /**
- * Issue 20's access matrix, on the real stack through the gateway: every read of a trip, its
+ * The access matrix of trips, on the real stack through the gateway: every read of a trip, its
  * destinations, photos and journal, and friends' data, by every kind of reader (owner, friend,
  * stranger, anonymous, and anonymous holders of a live, a revoked and an expired share link),
  * for a `friends` trip and a `private` one. Each cell is what the reader gets (a status, or
@@ -151,7 +151,7 @@ function printTable(title: string, columns: string[], rows: [Reader, Cell[]][]):
   return [header, rule, ...rows.map(([r, cells]) => `| ${r} | ${cells.join(' | ')} |`)].join('\n');
 }
 
-describe('who sees a trip (issue 20 access matrix)', () => {
+describe('who sees a trip (the access matrix)', () => {
   it(
     'gives every reader exactly what the visibility and the links allow',
     { timeout: 240_000 },
@@ -273,7 +273,7 @@ describe('who sees a trip (issue 20 access matrix)', () => {
         // the replaced live token is dead too
         expect(await status(SharePaths.api(live.token))).toBe(404);
       }
-      console.log(`\nIssue 20 access matrix:\n\n${tables.join('\n\n')}\n`);
+      console.log(`\nAccess matrix:\n\n${tables.join('\n\n')}\n`);
     },
   );
 });

@@ -7,7 +7,7 @@ import { api } from '../support/api';
 import { makePng } from '../support/browser';
 
 /**
- * Issue 19, "Change what you saved", through the real gateway and services: a new name and
+ * Changing what you saved, through the real gateway and services: a new name and
  * picture reach a friend's list and a stranger's search (social follows auth's user.updated),
  * the old picture's object is gone; a password change signs out every other session at the
  * gateway while the current one stays; a wrong current password is a 400 the login throttle

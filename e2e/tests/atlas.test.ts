@@ -8,7 +8,7 @@ import { animationsDone, baseUrl, launchBrowser, screenshot } from '../support/b
 import { eventually, openAs } from '../support/pages';
 
 /**
- * The atlas (issue 22) in headless Chromium against the real stack: trips go to trips, their
+ * The atlas in headless Chromium against the real stack: trips go to trips, their
  * events to social, whose read model answers `GET /api/stats`; the screen fills the countries
  * and shows the same figures, and a friend's countries are overlaid with the shared one named.
  */

@@ -5,7 +5,7 @@ import { mapIdle, screenshot, useBrowser } from '../support/browser';
 import { dialog, eventually, mapReady, markerCount, openAs, steady } from '../support/pages';
 
 /**
- * The bucket list screen and the itinerary editor (spec sections 2-9, issue 10) in headless
+ * The bucket list screen and the itinerary editor in headless
  * Chromium against the real stack: gateway, auth, bucketlist (PostgreSQL, fed trips' Kafka
  * events), trips and places (the autocomplete).
  */

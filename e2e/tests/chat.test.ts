@@ -5,7 +5,7 @@ import { animationsDone, makePng, screenshot, useBrowser } from '../support/brow
 import { openAs } from '../support/pages';
 
 /**
- * Chat (issue 12, spec sections 2, 4, 5, 8 and 9) in headless Chromium with two users in two
+ * Chat in headless Chromium with two users in two
  * browser contexts against the real stack: gateway (the socket's upgrade proxied on the product's
  * own origin), auth, social (the friendship, through the API) and chat (socket.io over Redis,
  * MongoDB history, the friendship learnt from social's events).

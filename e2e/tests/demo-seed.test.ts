@@ -12,7 +12,7 @@ import { seedDemo } from '../../scripts/demo/seed';
 import { baseUrl } from '../support/browser';
 
 /**
- * The demo data (`npm run demo:seed`, issue 13) seeded into the e2e stack through its public
+ * The demo data (`npm run demo:seed`) seeded into the e2e stack through its public
  * API, then checked through the same API as its users see it; a second run makes nothing twice.
  */
 

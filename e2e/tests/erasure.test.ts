@@ -7,7 +7,7 @@ import { makePng } from '../support/browser';
 import { storesHolding } from '../support/stores';
 
 /**
- * Issue 19's erasure test: a user with trips, photos, a journal, a bucket list with an
+ * Erasing an account: a user with trips, photos, a journal, a bucket list with an
  * itinerary, a friend, friend requests both ways and messages closes the account while Kafka
  * is really stopped (deploy/local's broker, as auth's outbox test stops it); once Kafka is back
  * no store of the stack holds the user's id or email (every PostgreSQL table, every MongoDB

@@ -15,7 +15,7 @@ import { api, createTrip, withServiceDown, type TripSummary } from '../support/a
 import { makePng } from '../support/browser';
 
 /**
- * Issue 22's account export through the whole stack: a user with two trips (photos), a journal
+ * The account export through the whole stack: a user with two trips (photos), a journal
  * entry, a bucket list with an itinerary, a friend and messages downloads GET /api/export
  * through the gateway; the ZIP, read by yauzl (an independent reader, every CRC checked), holds
  * every area as its owner answers it, every original photo byte for byte as MinIO stores it,

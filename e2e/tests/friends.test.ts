@@ -5,7 +5,7 @@ import { baseUrl, makePng, mapIdle, screenshot, useBrowser } from '../support/br
 import { dialog, eventually, mapReady, markerCount, steady } from '../support/pages';
 
 /**
- * Friends (issue 11, spec sections 2, 4, 7 and 8) in headless Chromium with two users in two
+ * Friends in headless Chromium with two users in two
  * browser contexts against the real stack: gateway, auth, social (PostgreSQL, fed by auth's and
  * trips' Kafka events), trips (photos served to friends) and journal (read-only for friends).
  */
@@ -17,7 +17,7 @@ async function openAs(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport });
   await context.addCookies([{ ...account.cookie, url: baseUrl() }]);
-  // as a login leaves it (spec section 4: the user id in local storage)
+  // as a login leaves it (the user id in local storage)
   await context.addInitScript((id) => localStorage.setItem('userId', id), account.userId);
   const page = await context.newPage();
   page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));

@@ -6,7 +6,7 @@ import { signUp } from '../support/api';
 import { artifacts, baseUrl, newPage, screenshot, useBrowser } from '../support/browser';
 
 /**
- * The landing page /home (issue 13) against the real stack: the gateway serves the built
+ * The landing page /home against the real stack: the gateway serves the built
  * frontend and the clips recorded from the product (frontend/public/clips); the session check
  * goes to the real auth service.
  */

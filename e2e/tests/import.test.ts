@@ -6,7 +6,7 @@ import { animationsDone, screenshot, useBrowser } from '../support/browser';
 import { eventually, openAs } from '../support/pages';
 
 /**
- * The Import on /trips (issue 22) in headless Chromium against the real stack: a trip's GPX
+ * The Import on /trips in headless Chromium against the real stack: a trip's GPX
  * exported through the gateway and imported back as a new trip (the list reloads), the upload's
  * progress bar under a throttled network, and a refusal shown with the service's message. The
  * formats and hostile files are covered in depth by trips' own tests.

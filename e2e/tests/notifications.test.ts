@@ -6,7 +6,7 @@ import { animationsDone, makePng, screenshot, useBrowser } from '../support/brow
 import { eventually, openAs } from '../support/pages';
 
 /**
- * Notifications, the inbox and the feed (issue 21) in headless Chromium with two users in two
+ * Notifications, the inbox and the feed in headless Chromium with two users in two
  * browser contexts against the real stack: social's request and acceptance, chat's message and
  * trips' new trip, each through Kafka to the notifications service, pushed over Redis to chat's
  * socket and so to the other user's open page, which counts it without a reload; chat's inbox
@@ -63,7 +63,7 @@ describe('notifications, inbox and feed: two users in two browsers', () => {
     await live(b.page);
     expect(await bellCount(a.page).count()).toBe(0);
 
-    // the left navigation: the spec's entries with Feed, Atlas (issue 22) and Messages
+    // the left navigation: the spec's entries with Feed, Atlas and Messages
     const nav = a.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     expect((await nav.allTextContents()).map((t) => t.trim())).toEqual([
       'Trips',

@@ -7,7 +7,7 @@ import { animationsDone, makePng, newPage, screenshot, useBrowser } from '../sup
 import { eventually, openAs } from '../support/pages';
 
 /**
- * Settings (issue 19, `/settings`) in headless Chromium against the real stack: the gateway and
+ * Settings (`/settings`) in headless Chromium against the real stack: the gateway and
  * auth (PostgreSQL, Redis, MinIO), the top bar, and closing an account for good.
  */
 

@@ -7,7 +7,7 @@ import { animationsDone, mapIdle, newPage, screenshot, useBrowser } from '../sup
 import { eventually, mapReady, markerCount, openAs } from '../support/pages';
 
 /**
- * Who sees a trip and share links (issue 20) in headless Chromium against the real stack: the
+ * Who sees a trip and share links in headless Chromium against the real stack: the
  * edit form's visibility control (trips, social's friends' view, the friend's map), and the
  * owner's share dialog with the public page `/s/{token}` in a browser with no session (trips'
  * public reads and photos under the link, the gateway's page).
@@ -131,7 +131,7 @@ async function visit(browser: Browser, url: string, width: number): Promise<Visi
   return { context, page, photos: [...photos] };
 }
 
-describe('who sees a trip, and share links (issue 20)', () => {
+describe('who sees a trip, and share links', () => {
   const browser = useBrowser();
 
   it('a trip made "Only me" in the edit form leaves the friend’s friends list and map, and comes back', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, createTrip, signUp, type Account } from '../support/api';
 
 /**
- * Friendship decides who reads a traveller's photos and journal (issue 11), through the
+ * Friendship decides who reads a traveller's photos and journal, through the
  * gateway against the real stack: social publishes `friendship.created` / `friendship.removed`,
  * trips (photos) and journal (reads) apply them. After unfriending, the former friend's photo
  * and journal answer 404 once the event is applied.

@@ -6,7 +6,7 @@ import { localEnvFile, metricSamples, metricValue, parseEnvFile } from '@wayfare
 import { api, signUp, tripForm } from '../support/api';
 
 /**
- * Telemetry of the whole stack (issue 23), wired once in service-kit: one trip created through
+ * Telemetry of the whole stack, wired once in service-kit: one trip created through
  * the gateway is ONE trace in Jaeger (the gateway, trips, its MinIO calls, the relay's publish
  * and the consumers of the trip's event), and every process answers Prometheus on `/metrics`.
  * The stack's processes trace to deploy/local's Jaeger (the stack runner reads its address).
@@ -79,7 +79,7 @@ describe('telemetry', () => {
       })
       .toBe(1);
     const [{ traceID }] = (await tracesOfRequest(requestId)) as [JaegerTrace];
-    // every service consuming trips.trip.v1 (notifications: a friend's new trip, issue 21)
+    // every service consuming trips.trip.v1 (notifications: a friend's new trip)
     const consumerGroups = ['journal', 'social', 'bucketlist', 'notifications'];
     // the consumers' spans arrive once the relay has published and each group has applied it
     let trace!: JaegerTrace;

@@ -6,7 +6,7 @@ import { animationsDone, makePng, mapIdle, screenshot, useBrowser } from '../sup
 import { eventually, mapReady, openAs, pickPlace } from '../support/pages';
 
 /**
- * Editing a trip (issue 19, `/trip/:id/edit`) in headless Chromium against the real stack: the
+ * Editing a trip (`/trip/:id/edit`) in headless Chromium against the real stack: the
  * gateway, trips (MongoDB + MinIO, versions in ETag / If-Match) and the map.
  */
 

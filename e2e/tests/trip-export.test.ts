@@ -6,7 +6,7 @@ import { animationsDone, screenshot, useBrowser } from '../support/browser';
 import { openAs } from '../support/pages';
 
 /**
- * The per-trip files (issue 22) from the trip screen in headless Chromium against the real
+ * The per-trip files from the trip screen in headless Chromium against the real
  * stack: the Export group's links, a download by keyboard through the gateway, the same files
  * over the API for a stranger (404) and nobody (401). The files' contents are checked in depth
  * by trips' own tests (parsers, schemas).

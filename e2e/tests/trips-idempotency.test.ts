@@ -12,7 +12,8 @@ import {
 import { baseUrl } from '../support/browser';
 
 /**
- * Issue 18, finding 3: a trip was inserted whole, then its answer never reached the client
+ * A retried create makes one trip. Before keys, a trip was inserted whole, then its answer
+ * never reached the client
  * (trips was killed 180 ms after the insert; the client got a 502), so the client's retry
  * made a second trip. Here the answer is lost for real on its way back (a TCP proxy between
  * the client and the gateway passes the request and drops the reply), the client retries with

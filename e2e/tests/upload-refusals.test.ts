@@ -9,7 +9,7 @@ import { baseUrl, uniqueEmail } from '../support/browser';
 
 /**
  * A file that is not an image, sent as a trip photo or a profile picture, through the real
- * gateway to the real trips and auth services (issue 18): the service refuses it from its first
+ * gateway to the real trips and auth services: the service refuses it from its first
  * bytes and answers 400 before the rest of the body is in; whatever the file's size and however
  * the client sends it (fetch + FormData as the browser, curl -F), the client reads that 400 and
  * its message, never a 502 or a reset connection. Five times each, since the failure was a race.

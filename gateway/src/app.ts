@@ -149,7 +149,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // before any route: it hooks each route as it is added (proxied JSON, the gateway's own)
   await registerCompression(app);
   // Rate limits per client address on /api, the login/register one stricter, share links'
-  // reads and pages (issue 20) a count of their own. request.url is the normalised path
+  // reads and pages a count of their own. request.url is the normalised path
   // (rewriteUrl), and the route decides the limit.
   const limiter = new SharedRateLimiter(redis, deps.logger, {
     prefix: 'gateway:ratelimit:',

@@ -7,7 +7,7 @@ import { upstreamMessages } from './routes';
 import { upstreamHeaders, verifySession, type SessionChecker } from './session';
 
 /*
- * Chat's instances behind the gateway (issue 18): which of them answer, the socket upgrades sent
+ * Chat's instances behind the gateway: which of them answer, the socket upgrades sent
  * only to one that does, and `GET /api/conversation` on any of them.
  */
 

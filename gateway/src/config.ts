@@ -57,7 +57,7 @@ export const GatewayEnv = z.object({
   /** Requests per minute per client IP on login and register. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /**
-   * Requests per minute per client IP on share links (issue 20): `/api/shared/...` and the
+   * Requests per minute per client IP on share links: `/api/shared/...` and the
    * `/s/{token}` pages together, a count of their own. One view of a page is the page, its
    * JSON and up to 40 photos.
    */

@@ -5,7 +5,7 @@ import { upstreamConnector } from './upstream-socket';
 
 /**
  * The gateway's own forwarder for requests without a body (GET and HEAD): the hot path of the
- * API (issue 23). `@fastify/reply-from` forwards the rest (bodies: caps, early answers).
+ * API. `@fastify/reply-from` forwards the rest (bodies: caps, early answers).
  *
  * What reply-from did per GET that the gateway does not need: parse and build the upstream URL
  * (three `new URL`s, the query string parsed and written again), copy the headers twice, wrap

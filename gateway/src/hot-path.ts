@@ -22,7 +22,7 @@ import type { ProxyRoute, RateLimitKind, ServiceName } from './routes';
 import { liveSessionOf, type SessionChecker, type VerifiedSession } from './session';
 
 /**
- * The gateway's hot path (issue 23): the commonest request, a GET of a proxied `/api` route
+ * The gateway's hot path: the commonest request, a GET of a proxied `/api` route
  * with a valid session cookie, forwarded before Fastify sees it, doing exactly what the Fastify
  * path does for it (the same answer, headers and body; `hot-path.test.ts` sends the same
  * requests through both and compares). Fastify's routing, hooks, request and reply objects

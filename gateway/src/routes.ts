@@ -29,7 +29,7 @@ export interface ProxyRoute {
   /**
    * A per-address limit of its own instead of the `/api` one: 'auth', the stricter login and
    * register limit (AUTH_RATE_LIMIT_PER_MINUTE); 'shared', share links' public reads and pages
-   * (SHARED_RATE_LIMIT_PER_MINUTE, issue 20).
+   * (SHARED_RATE_LIMIT_PER_MINUTE).
    */
   rateLimit?: RateLimitKind;
   /** How long the service may take to answer (default the gateway's `UPSTREAM_TIMEOUT_MS`). */
@@ -91,7 +91,7 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
 
   { prefix: '/api/mytrips', service: 'trips', access: 'required' },
   { prefix: '/api/trips', service: 'trips', access: 'required', maxBodyBytes: BodyLimits.trip },
-  // issue 22: one file of a GPX, KML, GeoJSON or ZIP to import trips from
+  // one file of a GPX, KML, GeoJSON or ZIP to import trips from
   {
     prefix: '/api/import',
     service: 'trips',
@@ -100,10 +100,10 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
     timeoutMs: ImportLimits.answerTimeoutMs,
   },
   { prefix: '/api/photos', service: 'trips', access: 'required' },
-  // issue 22: the whole account as one ZIP, streamed (forward.ts: an answer without a length
+  // the whole account as one ZIP, streamed (forward.ts: an answer without a length
   // goes to the client as it comes; the upstream timeout is per chunk, not for the download)
   { prefix: '/api/export', service: 'trips', access: 'required' },
-  // issue 20: a share link's trip and photos, for anyone holding the link (no session; a
+  // a share link's trip and photos, for anyone holding the link (no session; a
   // signed-in visitor is forwarded as anonymous too: the route is public)
   { prefix: SharePaths.apiPrefix, service: 'trips', access: 'public', rateLimit: 'shared' },
 
@@ -121,16 +121,16 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { prefix: '/api/journal', service: 'journal', access: 'required' },
 
   { prefix: '/api/conversation', service: 'chat', access: 'required' },
-  // the inbox (issue 21)
+  // the inbox
   { prefix: '/api/conversations', service: 'chat', access: 'required' },
 
   { prefix: '/api/places', service: 'places', access: 'required' },
 
-  // issue 21: the feed of friends' trips, the bell
+  // the feed of friends' trips, the bell
   { prefix: '/api/feed', service: 'social', access: 'required' },
   { prefix: '/api/notifications', service: 'notifications', access: 'required' },
 
-  // issue 22: a traveller's statistics and a friend's (social holds every trip and friendship)
+  // a traveller's statistics and a friend's (social holds every trip and friendship)
   { prefix: '/api/stats', service: 'social', access: 'required' },
 ];
 

@@ -1,7 +1,7 @@
 import type { SharedTrip } from '@wayfarer/contracts';
 
 /**
- * The head of the public page of a share link (`/s/{token}`, issue 20), filled so a pasted link
+ * The head of the public page of a share link (`/s/{token}`), filled so a pasted link
  * previews well (Open Graph): pure text work on the SPA's `index.html`, no I/O. Every value put
  * in the HTML is escaped (`escapeHtml`): a trip's name is the owner's text.
  */

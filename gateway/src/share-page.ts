@@ -9,7 +9,7 @@ import { upstreamHeaders } from './session';
 import { upstreamConnector } from './upstream-socket';
 
 /**
- * The public page of a share link, `GET /s/{token}` (issue 20): the SPA's `index.html` (the SPA
+ * The public page of a share link, `GET /s/{token}`: the SPA's `index.html` (the SPA
  * draws the page from `GET /api/shared/{token}` itself) with its head filled for link previews
  * (`share-head.ts`), so a crawler that runs no script sees the trip's name, dates, places and
  * first photo, as absolute URLs on the configured public origin (PUBLIC_URL: a forged Host

@@ -18,7 +18,7 @@ import { maxBodyBytesFor, PROXY_ROUTES } from '../src/routes';
 import { bytes, captureLogs, clientIp, json, send, testSessions } from './wire';
 
 /**
- * Request bodies on the wire (issue 18): a real gateway on a port, real Redis, and real upstream
+ * Request bodies on the wire: a real gateway on a port, real Redis, and real upstream
  * services on ports (small Fastify apps), raw `node:http`, fetch and curl clients:
  *
  * - `echo` reads every body whole and records the requests it started and answered;

@@ -33,7 +33,7 @@ import { GatewayEnv } from '../src/config';
 import { testSessions } from './wire';
 
 /**
- * Chat failover through the gateway (issue 18), with real processes: two chat instances started
+ * Chat failover through the gateway, with real processes: two chat instances started
  * as the stack starts them (`services/chat/src/main.ts`, one database, one consumer group, one
  * Redis), the gateway in front (spreading sockets over both), and two friends' socket.io clients
  * set up as the frontend's (`frontend/src/chat/socket.ts`: websocket transport, socket.io's

@@ -11,7 +11,7 @@ import { BUFFERED_ANSWER_MAX_BYTES } from '../src/forward';
 import { captureLogs, clientIp, send, testSessions } from './wire';
 
 /**
- * GET and HEAD through the gateway's own forwarder (`forward.ts`, issue 23) on the wire: a real
+ * GET and HEAD through the gateway's own forwarder (`forward.ts`) on the wire: a real
  * gateway on a port, real Redis, a real upstream service (a small Fastify app) and raw
  * `node:http` requests. Answers of every size arrive whole, HEAD stays HEAD, hop-by-hop headers
  * go neither way, and an upstream that is slow, gone or cut mid-answer gets the gateway's own

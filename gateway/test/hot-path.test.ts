@@ -14,7 +14,7 @@ import { revokeAsAuthDoes } from './revoke';
 import { captureLogs, getBytes, testSessions } from './wire';
 
 /**
- * The hot path (`hot-path.ts`, issue 23) answers exactly as the Fastify path does: the same
+ * The hot path (`hot-path.ts`) answers exactly as the Fastify path does: the same
  * requests go to two gateways, one with the hot path and one without (HOT_PATH=off), both on
  * real Redis and the same upstream service (a small Fastify app answering each shape a service
  * can give), and every status, header (but Date) and body byte is compared, with what the

@@ -71,7 +71,7 @@ describe('body caps', () => {
     expect(capOf('/api/register')).toBe(registerBodyMaxBytes);
     expect(capOf('/api/login')).toBe(BodyLimits.login);
     expect(capOf('/api/import')).toBe(BodyLimits.import);
-    // issue 22: an import answers once its photos went through the image pipeline
+    // an import answers once its photos went through the image pipeline
     expect(routeFor('/api/import')!.timeoutMs).toBe(ImportLimits.answerTimeoutMs);
     for (const path of ['/api/journal', '/api/trips/abc/x', '/api/places', '/api/logout']) {
       const route = routeFor(path)!;

@@ -22,7 +22,7 @@ import { GatewayEnv } from '../src/config';
 import { contentSecurityPolicy } from '../src/csp';
 
 /**
- * Share links at the gateway (issue 20): `/api/shared/...` goes to trips without a session
+ * Share links at the gateway: `/api/shared/...` goes to trips without a session
  * (a signed-in visitor is forwarded as anonymous), under a per-address limit of its own that
  * `/s/{token}` pages count against too; `/s/{token}` is the SPA's page with its head filled
  * from trips' answer (Open Graph, escaped), `noindex` unless allowed, 404 for a link that no

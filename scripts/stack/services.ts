@@ -102,7 +102,7 @@ export const STACK: StackProcess[] = [
       S3_ACCESS_KEY: ctx.infra.s3.accessKey,
       S3_SECRET_KEY: ctx.infra.s3.secretKey,
       PHOTO_BUCKET: ctx.namespace ? `photos-${ctx.namespace}` : 'photos',
-      // the account export (issue 22) asks each other area of the owning service
+      // the account export asks each other area of the owning service
       AUTH_URL: `http://127.0.0.1:${ctx.ports.auth}`,
       BUCKETLIST_URL: `http://127.0.0.1:${ctx.ports.bucketlist}`,
       SOCIAL_URL: `http://127.0.0.1:${ctx.ports.social}`,

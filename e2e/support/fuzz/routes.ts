@@ -439,7 +439,7 @@ const latitudeText = fc
   )
   .map(text);
 
-/** The trip form's fields, as the trips service reads them (spec section 7). */
+/** The trip form's fields, as the trips service reads them. */
 const TRIP_FORM: Part0[] = [
   { name: 'name', value: text('Fuzzed trip') },
   { name: 'startDate', value: text('2026-06-01') },
@@ -500,7 +500,7 @@ const PROFILE_VALUES: Record<string, fc.Arbitrary<Buffer>> = {
   name: asText(nastyString),
   profilePicture: fileBytes,
 };
-/** Issue 22: the import's one file, a small GPX when valid. */
+/** The import's one file, a small GPX when valid. */
 const IMPORT_GPX = text(
   '<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">' +
     '<wpt lat="48.85" lon="2.35"><name>Fuzzville</name></wpt></gpx>',
@@ -728,7 +728,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         });
       },
     },
-    // ------------------------------------------------------------------ share links (issue 20)
+    // ------------------------------------------------------------------ share links
     // (the reads first: a valid POST replaces the world's link)
     {
       name: 'GET /api/shared/:token',
@@ -787,7 +787,7 @@ export function fuzzRoutes(): FuzzRoute[] {
         }),
     })),
     {
-      // issue 22: a trip's file; the format from the four, a near miss, or any text
+      // a trip's file; the format from the four, a near miss, or any text
       name: 'GET /api/trips/:id/export.:format',
       prefix: '/api/trips',
       watch: [],
@@ -991,7 +991,7 @@ export function fuzzRoutes(): FuzzRoute[] {
           query: ['before', 'limit'],
         }),
     },
-    // ------------------------------------------------------------------ chat's inbox (issue 21)
+    // ------------------------------------------------------------------ chat's inbox
     plain('GET /api/conversations', '/api/conversations'),
     {
       name: 'POST /api/conversations/:roomId/read',
@@ -1010,13 +1010,13 @@ export function fuzzRoutes(): FuzzRoute[] {
     },
     // ------------------------------------------------------------------ places
     plain('GET /api/places', '/api/places', ['query', 'limit']),
-    // ------------------------------------------------------------------ issue 21: feed, bell
+    // ------------------------------------------------------------------ feed, bell
     plain('GET /api/feed', '/api/feed', ['cursor', 'limit']),
-    // ------------------------------------------------------------------ issue 22: statistics
+    // ------------------------------------------------------------------ statistics
     plain('GET /api/stats', '/api/stats'),
-    // issue 22: the caller's whole account as a ZIP
+    // the caller's whole account as a ZIP
     plain('GET /api/export', '/api/export'),
-    // issue 22: trips from a GPX, KML, GeoJSON or ZIP file
+    // trips from a GPX, KML, GeoJSON or ZIP file
     {
       name: 'POST /api/import',
       prefix: '/api/import',

@@ -28,7 +28,7 @@ export interface World {
     friendDestination: string;
     friendPhotoPath: string;
     friendItem: string;
-    /** A share link of the caller's trip (issue 20), and the friend's trip's. */
+    /** A share link of the caller's trip, and the friend's trip's. */
     myShareToken: string;
     friendShareToken: string;
     /** The caller's and her friend's chat room (ids sorted, joined with `_`). */

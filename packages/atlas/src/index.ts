@@ -1,6 +1,6 @@
 /**
  * @wayfarer/atlas: which country a point is in (offline, world-atlas's outlines), continents,
- * and a traveller's figures from their trips (issue 22). Pure but for reading the bundled
+ * and a traveller's figures from their trips. Pure but for reading the bundled
  * outlines at first use.
  */
 export {

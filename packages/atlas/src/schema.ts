@@ -23,7 +23,7 @@ export const ContinentCount = z.object({
 });
 export type ContinentCount = z.infer<typeof ContinentCount>;
 
-/** A traveller's figures (issue 22's `GET /api/stats` body). */
+/** A traveller's figures (the `GET /api/stats` body). */
 export const TravelStats = z.object({
   countryCount: z.number().int().nonnegative(),
   /** By first visit, then name. */

@@ -74,7 +74,7 @@ const round = (value: number, decimals: number) => {
 };
 
 /**
- * A traveller's figures from their trips (issue 22): the countries of the destinations (by
+ * A traveller's figures from their trips: the countries of the destinations (by
  * `countryOf`, the atlas by default; a destination at open sea counts as a destination but in
  * no country), first visit and destinations per country, continents, world share, trips,
  * destinations, days and distance.

@@ -84,7 +84,7 @@ export const UserRegistered = defineEvent({
 });
 
 /*
- * Your account (issue 19, "Change what you saved"): the `/settings` screen's API.
+ * Your account ("Change what you saved"): the `/settings` screen's API.
  */
 
 /** What auth answers on the account routes (the settings screen may show the same). */

@@ -99,7 +99,7 @@ export interface MultipartParserLimits {
 
 // ----------------------------------------------------------------------- POST /api/register
 
-/** Text fields of `POST /api/register` (spec section 7); anything else is refused. */
+/** Text fields of `POST /api/register`; anything else is refused. */
 export const REGISTER_TEXT_FIELDS = ['name', 'email', 'password'] as const;
 /** The one file field of `POST /api/register`. */
 export const REGISTER_PICTURE_FIELD = 'profilePicture';
@@ -209,7 +209,7 @@ export const tripBodyMaxBytes =
 
 // ------------------------------------------------------------------------- POST /api/import
 
-/** The import form's multipart limits (issue 22): one file part, `ImportLimits.fileMaxBytes`. */
+/** The import form's multipart limits: one file part, `ImportLimits.fileMaxBytes`. */
 export const IMPORT_MULTIPART_LIMITS: MultipartParserLimits = {
   fieldNameSize: MultipartFraming.fieldNameMax,
   fieldSize: 1024,

@@ -24,7 +24,7 @@ export const VisitedByTrip = z.object({ tripId: z.string(), name: z.string() });
 export type VisitedByTrip = z.infer<typeof VisitedByTrip>;
 
 /**
- * A bucket-list item as the API answers it (spec section 3), plus its history: when it was
+ * A bucket-list item as the API answers it, plus its history: when it was
  * visited (ticked off, or travelled to) and, when a trip did it, which trip.
  */
 export const BucketListItem = z.object({
@@ -45,7 +45,7 @@ export type BucketListItem = z.infer<typeof BucketListItem>;
 export const BucketListResponse = z.array(BucketListItem);
 export type BucketListResponse = z.infer<typeof BucketListResponse>;
 
-/** `POST /api/bucketlist` body (spec section 7): `{place, latitude, longitude, isVisited: false}`. */
+/** `POST /api/bucketlist` body: `{place, latitude, longitude, isVisited: false}`. */
 export const NewBucketListItem = z.object({
   place: plainText('line', { error: 'Place is required.' })
     .trim()
@@ -75,7 +75,7 @@ export type BucketListItemResponse = z.infer<typeof BucketListItemResponse>;
 export const BucketListVisitResponse = z.object({ message: z.string(), data: BucketListItem });
 export type BucketListVisitResponse = z.infer<typeof BucketListVisitResponse>;
 
-/** One itinerary entry: trimmed, non-empty text (spec section 5). */
+/** One itinerary entry: trimmed, non-empty text. */
 export const ItineraryEntry = plainText('line', { error: 'Each itinerary item must be text.' })
   .trim()
   .min(1, 'An itinerary item cannot be empty.')
@@ -114,10 +114,10 @@ export const BucketListMessages = {
 } as const;
 
 /*
- * Events on Topics.bucketlistItem, keyed by the item id. No service consumes them yet: issue 10
- * asks every change of an item to be published, so that a service showing a traveller's places
- * (social's friends view, issue 11 onwards) builds its read model from them instead of calling
- * bucketlist. Each is published once per change, through the service's outbox.
+ * Events on Topics.bucketlistItem, keyed by the item id. No service consumes them yet: every
+ * change of an item is published, so that a service showing a traveller's places (as social's
+ * friends view does for trips) builds its read model from them instead of calling bucketlist.
+ * Each is published once per change, through the service's outbox.
  */
 
 export const BucketListItemAdded = defineEvent({

@@ -4,7 +4,7 @@ import { plainText } from './text';
 import { storyPreview } from './trips';
 
 /*
- * The chat service's contract (spec sections 3, 4, 7; issue 12): the room id rule, the socket.io
+ * The chat service's contract: the room id rule, the socket.io
  * events and their payloads, the limits, and the `GET /api/conversation/{roomId}` answer.
  *
  * The socket is reached through the gateway on the product's own origin at socket.io's default
@@ -12,7 +12,7 @@ import { storyPreview } from './trips';
  * session cookie on the handshake.
  */
 
-/** The room id of two users: their ids sorted and joined with `_` (spec section 4). */
+/** The room id of two users: their ids sorted and joined with `_`. */
 export function roomIdOf(a: string, b: string): string {
   return [a, b].sort().join('_');
 }
@@ -155,7 +155,7 @@ export const ConversationResponse = z.object({
 export type ConversationResponse = z.infer<typeof ConversationResponse>;
 
 /*
- * Issue 21: the inbox of conversations, and the event announcing each stored message.
+ * The inbox of conversations, and the event announcing each stored message.
  */
 
 /**

@@ -14,7 +14,7 @@ export const Topics = {
   // produced by social (friend.requested, friendship.created/removed); consumed by trips and journal
   socialFriendship: 'social.friendship.v1',
   journalEntry: 'journal.entry.v1',
-  // produced by chat (message.sent, issue 21); consumed by notifications and chat's own inbox
+  // produced by chat (message.sent); consumed by notifications and chat's own inbox
   chatMessage: 'chat.message.v1',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * Idempotent creates (issue 18, finding 3): a client names each create it makes with a key of
+ * Idempotent creates: a client names each create it makes with a key of
  * its own, and sends the same key when it retries that create (its answer was lost: a 502, a
  * cut connection). The service answers a retry with the first answer and creates nothing; the
  * mechanism is service-kit's (`idempotency.ts`, with a PostgreSQL and a MongoDB variant).

@@ -4,7 +4,7 @@ import { plainText } from './text';
 
 export const JournalLimits = { contentMax: 20_000 } as const;
 
-/** `POST /api/journal` body (spec section 7). `date` is the client's current time. */
+/** `POST /api/journal` body. `date` is the client's current time. */
 export const JournalSaveBody = z.object({
   destinationId: plainText().trim().min(1).max(100),
   content: plainText('multiline').max(
@@ -27,7 +27,7 @@ export const JournalSaved = defineEvent({
     ownerId: z.string(),
     date: z.string(),
     /**
-     * The saved text (issue 20): trips keeps it to show on a share link that includes stories.
+     * The saved text: trips keeps it to show on a share link that includes stories.
      * Absent in events published before; the events stay inside the system like trip.created's
      * stories, and `user.deleted` / `trip.deleted` erase every copy.
      */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The notifications service's contract (issue 21, "Know when a friend reaches out"): what the
+ * The notifications service's contract ("Know when a friend reaches out"): what the
  * bell lists (`GET /api/notifications`), how it is marked read (`POST /api/notifications/read`),
  * and what is pushed live over chat's socket.io connection (event `notification`).
  *

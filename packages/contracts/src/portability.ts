@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Trip, TripLimits, TripVisibility } from './trips';
 
 /**
- * Issue 22: data out (per-trip files, the whole-account ZIP) and in (`POST /api/import`).
+ * Data out (per-trip files, the whole-account ZIP) and in (`POST /api/import`).
  * The trips service serves all three (docs/architecture.md, "Export and import"); the other
  * services each answer their own area of the ZIP at `INTERNAL_EXPORT_PATH`.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 20: who sees a trip, and links that show one trip to people who are not on Wayfarer.
+ * Who sees a trip, and links that show one trip to people who are not on Wayfarer.
  * Visibility itself (`TripVisibility`, `friends` | `private`) lives in `trips.ts` beside the
  * events that carry it; this file holds the share links: their token, the owner's API
  * (`POST` / `GET` / `DELETE /api/trips/{id}/share`), the public read (`GET /api/shared/{token}`,

@@ -20,7 +20,7 @@ export const FriendRequested = defineEvent({
 });
 
 /**
- * Two users became friends. `by` (issue 21; absent in older events): the one whose answer made
+ * Two users became friends. `by` (absent in older events): the one whose answer made
  * the friendship (accepting the other's request, or asking one who had asked first), so the other
  * can be told their request was accepted.
  */
@@ -44,7 +44,7 @@ export const FriendshipRemoved = defineEvent({
 });
 
 /*
- * The social service's API (spec sections 3 and 7; issue 11). Field names are the spec's.
+ * The social service's API. Field names are the spec's.
  */
 
 /** Limits of the social API, shared by the client and the service. */
@@ -56,12 +56,12 @@ export const SocialLimits = {
   /**
    * `GET /api/friends`: friends per page when `limit` is not given. Five friends with 20 trips
    * of 5 destinations each are about 80 KB: the first page stays within 3x of a primary-key
-   * read (issue 11's budget, bench/social/friends.bench.ts); the screen reads the rest behind it.
+   * read (the budget of bench/social/friends.bench.ts); the screen reads the rest behind it.
    */
   friendsPageDefault: 5,
   /** `GET /api/friends?limit=`: the largest page asked for (more answers 400). */
   friendsPageMax: 50,
-  /** `GET /api/feed`: friends' trips per page when `limit` is not given (issue 21). */
+  /** `GET /api/feed`: friends' trips per page when `limit` is not given. */
   feedPageDefault: 10,
   /** `GET /api/feed?limit=`: the largest page asked for (more answers 400). */
   feedPageMax: 50,
@@ -99,8 +99,9 @@ export const SocialMessages = {
  * `_id`): what the friends list and the map pins need, like trips' `TripSummary`. `photos` holds
  * at most the first photo (the pin's thumbnail, a plain `/api/photos/<trip>/<photo>` URL, which
  * trips serves to the owner's friends). No `story` here: the list would carry a preview of every
- * destination of every friend that no screen shows (about a third of the bytes, issue 11's
- * budget). When the friend info window opens it reads every photo and the story's preview from
+ * destination of every friend that no screen shows (about a third of the bytes of the
+ * list's budget). When the friend info window opens it reads every photo and the story's
+ * preview from
  * `GET /api/friends/{friendId}/destinations/{destinationId}` (`FriendDestinationDetail`) and the
  * full story from `GET /api/journal/{destinationId}`, read-only.
  */
@@ -226,7 +227,7 @@ export const SocialMessageResponse = z.object({ message: z.string() });
 export type SocialMessageResponse = z.infer<typeof SocialMessageResponse>;
 
 /*
- * The feed of friends' travels (issue 21): `GET /api/feed`.
+ * The feed of friends' travels: `GET /api/feed`.
  */
 
 /** A destination of a trip in the feed: where and when (the feed shows one photo per trip). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 22's statistics as social answers them: `GET /api/stats` (the signed-in user, every live
+ * A traveller's statistics as social answers them: `GET /api/stats` (the signed-in user, every live
  * trip, private ones included) and `GET /api/stats/friends/{friendId}` (a current friend's trips
  * as friends see them, plus the countries both have visited). The figures are computed by
  * `@wayfarer/atlas` (`travelStats`), whose own zod schemas these match (social's tests parse the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The one rule for text crossing a boundary (issue 18): every text input of every route (JSON
+ * The one rule for text crossing a boundary: every text input of every route (JSON
  * bodies, multipart text fields, query parameters, path ids, chat's socket payloads) is plain
  * text, checked before any store sees it. PostgreSQL refuses NUL in text (a 500 where a 400
  * belongs), a lone UTF-16 surrogate cannot be encoded as UTF-8, and control characters in a

@@ -9,7 +9,7 @@ import {
 import { TripLimits, TripVisibility } from './trips';
 
 /*
- * Changing a saved trip (issue 19, "Change what you saved"): `PATCH /api/trips/{id}`, photos
+ * Changing a saved trip ("Change what you saved"): `PATCH /api/trips/{id}`, photos
  * added to and removed from a destination, and the trip's version, which every answer holding
  * the trip names in its `ETag` and every change must name in `If-Match` (two tabs editing the
  * same trip: the later save is refused with 412 instead of undoing the other's change).
@@ -67,7 +67,7 @@ export const TripPatch = z.strictObject({
   startDate: z.string().optional(),
   endDate: z.string().optional(),
   destinations: z.array(TripPatchDestination).max(TripLimits.destinationsMax).optional(),
-  /** Issue 20: who sees the trip (`friends` | `private`). */
+  /** Who sees the trip (`friends` | `private`). */
   visibility: TripVisibility.optional(),
 });
 export type TripPatch = z.input<typeof TripPatch>;

@@ -8,7 +8,7 @@ export const TripLimits = {
   destinationsMax: 20,
   destinationNameMax: 200,
   storyMax: 10_000,
-  /** Story preview length (spec section 5 and 9). */
+  /** Story preview length. */
   storyPreview: 100,
   photosPerDestinationMax: 10,
   photosPerTripMax: 40,
@@ -125,13 +125,13 @@ export const TripInput = z
     startDate: DateOnly,
     endDate: DateOnly,
     destinations: z.array(DestinationInput).max(TripLimits.destinationsMax),
-    /** Issue 20: the multipart field `visibility` (absent: `friends`, what the spec does). */
+    /** The multipart field `visibility` (absent: `friends`, what the spec does). */
     visibility: TripVisibility.default('friends'),
   })
   .refine(endNotBeforeStart.check, endNotBeforeStart.params);
 export type TripInput = z.infer<typeof TripInput>;
 
-/** A destination as the API answers it (spec section 3). */
+/** A destination as the API answers it. */
 export const Destination = z.object({
   _id: z.string(),
   name: z.string(),
@@ -150,7 +150,7 @@ export const Trip = z.object({
   startDate: z.string(),
   endDate: z.string(),
   destinations: z.array(Destination),
-  /** Issue 20: the trips service always answers it (`friends` or `private`). */
+  /** The trips service always answers it (`friends` or `private`). */
   visibility: TripVisibility.optional(),
 });
 export type Trip = z.infer<typeof Trip>;
@@ -182,7 +182,7 @@ export function isPendingPhotoUrl(url: string): boolean {
   return query !== undefined && query.split('&').includes(PENDING_PHOTO_QUERY);
 }
 
-/** Cuts a story for previews: 100 characters then an ellipsis (spec section 5). */
+/** Cuts a story for previews: 100 characters then an ellipsis. */
 export function storyPreview(story: string, max: number = TripLimits.storyPreview): string {
   // no more code points than UTF-16 units: a story this short is whole (the common case is
   // answered without walking a long story's code points)
@@ -244,7 +244,7 @@ export const TripDeleted = defineEvent({
 export const TRIP_FIRST_VERSION = 1;
 
 /**
- * One change to a trip (issue 19): its state after the change, whole, so a projection can be
+ * One change to a trip: its state after the change, whole, so a projection can be
  * rebuilt from the latest update alone, and what changed in its destinations:
  * - `destinations`: every destination after the change, in order (ids, names, coordinates,
  *   dates, photo URLs, story preview), as `trip.created` carries them;

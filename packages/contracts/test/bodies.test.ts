@@ -156,7 +156,7 @@ describe('body caps derived from the forms', () => {
   });
 
   it('names the largest cap and its MiB for proxies in front of the gateway', () => {
-    // issue 22: the import's one file (ImportLimits.fileMaxBytes) is the largest body now
+    // the import's one file (ImportLimits.fileMaxBytes) is the largest body now
     expect(largestBodyMaxBytes).toBe(BodyLimits.import);
     expect(largestBodyMaxMiB).toBe(Math.ceil(BodyLimits.import / MiB));
     // far below the 200 MiB the gateway used to allow, above the photos alone

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A keyset cursor over a list ordered newest first by (time, id) (issue 21: notifications,
+ * A keyset cursor over a list ordered newest first by (time, id) (notifications,
  * social's feed): the last item of the page before, made opaque (base64url of
  * `{"at": ISO time, "id": id}`). It grants nothing (a page only ever holds the caller's own
  * items), so it is not signed; anything that does not decode to that shape is refused (null),

@@ -5,7 +5,7 @@ import { HttpError } from './errors';
 
 /*
  * What every service checks of a request's input before its routes see it (`createHttpApp`
- * installs it, issue 18):
+ * installs it):
  *
  * - a JSON body declared in any charset but UTF-8 is a 415 (it would be read as UTF-8);
  * - path parameters and query parameters are plain text (contracts' `textProblem`): a control

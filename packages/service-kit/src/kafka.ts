@@ -103,7 +103,7 @@ export interface ConsumerOptions {
 }
 
 /**
- * Group membership timings of every consumer (issue 8, finding 6). A consumer that crashes
+ * Group membership timings of every consumer. A consumer that crashes
  * during a broker outage (kafkajs gives up on the dead connection within a second or two and
  * restarts itself) comes back under a new member id, while the restarted coordinator reloads
  * the old member from its log and holds the new one's join until that ghost rejoins or is

@@ -10,7 +10,7 @@ import { doorSampler } from '../src/telemetry/sampling';
 import { httpInstrumentationBehindDoor } from '../src/telemetry/sdk';
 
 /**
- * The door in front of the real http instrumentation and SDK (issue 23): a request without a
+ * The door in front of the real http instrumentation and SDK: a request without a
  * `traceparent` is drawn for once (the instrumentation's own hook drew again, so 10% sampled
  * became 1%), a `traceparent` decides alone, and what the door admitted is recorded.
  */

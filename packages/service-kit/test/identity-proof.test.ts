@@ -209,7 +209,7 @@ describe('identity proof secret', () => {
     ).toThrow(/IDENTITY_PROOF_SECRET is missing \(required when NODE_ENV=production/);
   });
 
-  it('refuses a well-known default in production, naming the variable (issue 18)', () => {
+  it('refuses a well-known default in production, naming the variable', () => {
     for (const value of KNOWN_DEFAULT_IDENTITY_PROOF_SECRETS) {
       expect(() =>
         loadIdentityProofSecret({ IDENTITY_PROOF_SECRET: value, NODE_ENV: 'production' }),

@@ -18,7 +18,7 @@ const pair = () => generateKeyPairSync('ed25519');
 const pemOf = (key: ReturnType<typeof pair>['publicKey']) =>
   key.export({ format: 'pem', type: 'spki' }).toString();
 
-describe('the gateway key in production (issue 18)', () => {
+describe('the gateway key in production', () => {
   it('refuses a key dir holding the private key, naming SESSION_KEY_DIR', () => {
     const dir = keyDir();
     ensureDevPrivateKey(dir); // the local stack's shared dir, or compose's former volume

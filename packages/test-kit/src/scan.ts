@@ -7,7 +7,7 @@ export interface Queryable {
 
 /**
  * The tables of a PostgreSQL database holding any of `texts` in a row (the row as text): an
- * erasure test's generic scan (issue 19), whatever the schema. Names are `schema.table`.
+ * erasure test's generic scan, whatever the schema. Names are `schema.table`.
  */
 export async function tablesHolding(db: Queryable, texts: readonly string[]): Promise<string[]> {
   const { rows: tables } = await db.query<{ name: string }>(

@@ -9,7 +9,7 @@ import yazl from 'yazl';
 /**
  * Every entry of a ZIP in memory, by name, read by yauzl (an independent reader: sizes checked
  * against the central directory) with each entry's CRC-32 checked here (`zlib.crc32`: yauzl
- * checks none). For tests of archives a service writes (issue 22's account export); small
+ * checks none). For tests of archives a service writes (the account export); small
  * archives only.
  */
 export function unzipEntries(zip: Buffer): Promise<Map<string, Buffer>> {
@@ -45,7 +45,7 @@ export interface ZipInput {
 
 /**
  * A ZIP of `entries` in memory, written by yazl (an independent writer: for archives a test
- * or a bench feeds a service, e.g. issue 22's import). Small archives.
+ * or a bench feeds a service, e.g. the trips import). Small archives.
  */
 export async function zipBuffer(entries: ZipInput[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();

@@ -5,7 +5,7 @@ import { withTransaction } from './pool';
 
 /**
  * Table of events a consumer has already applied: bucketlist's (trip events); social's
- * (issue 11, user and trip events) will be next.
+ * (user and trip events) will be next.
  */
 export const processedEventsMigration: Migration = {
   id: '000_processed_events',

@@ -2,7 +2,7 @@ import { SpanKind, trace, TraceFlags, type Context } from '@opentelemetry/api';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 
 /**
- * The sampling decision, taken once at the door (issue 23): before the http instrumentation
+ * The sampling decision, taken once at the door: before the http instrumentation
  * does any work for an incoming request (`ignoreIncomingRequestHook`), so that the requests a
  * trace will not keep cost no span, no attributes and no propagation at all (they were 37% of
  * the traced gateway's CPU at 10% sampled, each unsampled request still building a
