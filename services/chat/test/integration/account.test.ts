@@ -10,21 +10,18 @@ import {
   type SendMessageAck,
 } from '@wayfarer/contracts';
 import { collectionsHolding, throughGateway } from '@wayfarer/test-kit';
-import { emitAck, startChat, type Instance } from './harness';
+import { emitAck, startOne, type Chat, type Instance } from './harness';
 
 // chat follows auth's user.updated (the name conversations show) and erases on
 // user.deleted (the user's conversations, both sides, and friendships)
 
-let chat: Awaited<ReturnType<typeof startChat>>;
+let chat: Chat;
 let one: Instance;
 
 beforeAll(async () => {
-  chat = await startChat();
-  one = await chat.start();
+  ({ chat, one } = await startOne());
 }, 90_000);
-afterAll(async () => {
-  await chat?.close();
-}, 60_000);
+afterAll(() => chat?.close(), 60_000);
 
 async function conversation(userId: string, roomId: string) {
   const res = await throughGateway(one.app).inject({

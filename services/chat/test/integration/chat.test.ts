@@ -16,23 +16,16 @@ import {
 } from '@wayfarer/contracts';
 import { gatewayHeaders, throughGateway } from '@wayfarer/test-kit';
 import { Redis } from 'ioredis';
-import { emitAck, startChat, type Instance } from './harness';
-
-type Chat = Awaited<ReturnType<typeof startChat>>;
+import { emitAck, startTwo, type Chat, type Instance } from './harness';
 
 let chat: Chat;
 let one: Instance;
 let two: Instance;
 
 beforeAll(async () => {
-  chat = await startChat();
-  one = await chat.start();
-  two = await chat.start();
+  ({ chat, one, two } = await startTwo());
 }, 90_000);
-
-afterAll(async () => {
-  await chat?.close();
-}, 60_000);
+afterAll(() => chat?.close(), 60_000);
 
 /** Everything a socket receives, in order. */
 function inbox(socket: Socket): ReceiveMessage[] {
@@ -54,12 +47,7 @@ async function stored(svc: Instance, roomId: string) {
   return svc.stores.messages.collection.find({ roomId }).toArray();
 }
 
-async function pair(names: [string, string]) {
-  const a = await chat.user(names[0]);
-  const b = await chat.user(names[1]);
-  await chat.befriend(a, b, one);
-  return { a, b, room: roomIdOf(a, b) };
-}
+const pair = (names: [string, string]) => chat.pair(names, one);
 
 async function joined(svc: Instance, userId: string, room: string, sessionId?: string) {
   const socket = chat.socketOf(svc, { userId, sessionId: sessionId ?? null });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ChatEvents,
   ExportAreaDocument,
@@ -9,32 +9,17 @@ import {
 import { throughGateway } from '@wayfarer/test-kit';
 import type { Socket } from 'socket.io-client';
 import type { ExportedMessage } from '../../src/domain/export';
-import { emitAck, startChat, type Instance } from './harness';
-
-type Chat = Awaited<ReturnType<typeof startChat>>;
+import { emitAck, startOne, type Chat, type Instance } from './harness';
 
 let chat: Chat;
 let one: Instance;
 
 beforeAll(async () => {
-  chat = await startChat();
-  one = await chat.start();
+  ({ chat, one } = await startOne());
 }, 90_000);
+afterAll(() => chat?.close(), 60_000);
 
-afterAll(async () => {
-  await chat?.close();
-}, 60_000);
-
-const waitOptions = { timeout: 20_000, interval: 50 };
-
-async function known(name: string) {
-  const id = await chat.user(name);
-  await vi.waitFor(
-    async () => expect((await one.stores.users.profile(id)).name).toBe(name),
-    waitOptions,
-  );
-  return id;
-}
+const known = (name: string) => chat.known(name, one);
 
 async function send(socket: Socket, to: string, text: string) {
   const ack = await emitAck<SendMessageAck>(socket, ChatEvents.sendMessage, { to, text });

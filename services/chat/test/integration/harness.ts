@@ -4,9 +4,10 @@ import { expect, vi } from 'vitest';
 import {
   CHAT_SOCKET_PATH,
   FriendshipCreated,
-  FriendshipRemoved,
   friendshipId,
+  FriendshipRemoved,
   makeEvent,
+  roomIdOf,
   UserRegistered,
   type EventDefinition,
   type EventEnvelope,
@@ -151,6 +152,24 @@ export async function startChat(adapter: 'sharded' | 'classic' = 'sharded') {
     );
   };
 
+  /** Two new users, friends as `instances` see it (each waited for), and their room. */
+  const pair = async (names: [string, string], ...instances: Instance[]) => {
+    const a = await user(names[0]);
+    const b = await user(names[1]);
+    for (const svc of instances) await befriend(a, b, svc);
+    return { a, b, room: roomIdOf(a, b) };
+  };
+
+  /** A new user that `svc` knows by name (its users projection applied the registration). */
+  const known = async (name: string, svc: Instance) => {
+    const id = await user(name);
+    await vi.waitFor(async () => expect((await svc.stores.users.profile(id)).name).toBe(name), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    return id;
+  };
+
   return {
     env,
     suffix,
@@ -164,7 +183,33 @@ export async function startChat(adapter: 'sharded' | 'classic' = 'sharded') {
     user,
     befriend,
     unfriend,
+    pair,
+    known,
   };
+}
+
+export type Chat = Awaited<ReturnType<typeof startChat>>;
+
+/** A chat and one instance of it (a test file's `beforeAll`; `chat.close()` ends both). */
+export async function startOne(): Promise<{ chat: Chat; one: Instance }> {
+  const chat = await startChat();
+  try {
+    return { chat, one: await chat.start() };
+  } catch (err) {
+    await chat.close();
+    throw err;
+  }
+}
+
+/** A chat and two instances of it, sharing Redis, MongoDB and Kafka. */
+export async function startTwo(): Promise<{ chat: Chat; one: Instance; two: Instance }> {
+  const { chat, one } = await startOne();
+  try {
+    return { chat, one, two: await chat.start() };
+  } catch (err) {
+    await chat.close();
+    throw err;
+  }
 }
 
 /** Emits with an ack and resolves with the answer. */

@@ -8,31 +8,18 @@ import {
   type ReceiveMessage,
   type SendMessageAck,
 } from '@wayfarer/contracts';
-import { emitAck, startChat, type Instance } from './harness';
-
-type Chat = Awaited<ReturnType<typeof startChat>>;
+import { emitAck, startTwo, type Chat, type Instance } from './harness';
 
 let chat: Chat;
 let one: Instance;
 let two: Instance;
 
 beforeAll(async () => {
-  chat = await startChat();
-  one = await chat.start();
-  two = await chat.start();
+  ({ chat, one, two } = await startTwo());
 }, 90_000);
+afterAll(() => chat?.close(), 60_000);
 
-afterAll(async () => {
-  await chat?.close();
-}, 60_000);
-
-async function pair(names: [string, string]) {
-  const a = await chat.user(names[0]);
-  const b = await chat.user(names[1]);
-  await chat.befriend(a, b, one);
-  await chat.befriend(a, b, two);
-  return { a, b, room: roomIdOf(a, b) };
-}
+const pair = (names: [string, string]) => chat.pair(names, one, two);
 
 async function joined(svc: Instance, userId: string, room: string) {
   const socket = chat.socketOf(svc, { userId });

@@ -16,26 +16,19 @@ import {
   type SendMessageAck,
 } from '@wayfarer/contracts';
 import { throughGateway } from '@wayfarer/test-kit';
-import { emitAck, startChat, type Instance } from './harness';
+import { emitAck, startTwo, type Chat, type Instance } from './harness';
 
 // the inbox (GET /api/conversations, POST /api/conversations/{roomId}/read), kept by
 // chat's own consumer of message.sent; real MongoDB-wire server, Kafka and Redis, two instances
-
-type Chat = Awaited<ReturnType<typeof startChat>>;
 
 let chat: Chat;
 let one: Instance;
 let two: Instance;
 
 beforeAll(async () => {
-  chat = await startChat();
-  one = await chat.start();
-  two = await chat.start();
+  ({ chat, one, two } = await startTwo());
 }, 90_000);
-
-afterAll(async () => {
-  await chat?.close();
-}, 60_000);
+afterAll(() => chat?.close(), 60_000);
 
 const waitOptions = { timeout: 20_000, interval: 50 };
 const as = (userId: string) => ({ [IdentityHeaders.userId]: userId });
@@ -69,15 +62,7 @@ async function inboxOnceIt(
   return last;
 }
 
-/** A user chat knows by name (its users projection applied the registration). */
-async function known(name: string) {
-  const id = await chat.user(name);
-  await vi.waitFor(
-    async () => expect((await one.stores.users.profile(id)).name).toBe(name),
-    waitOptions,
-  );
-  return id;
-}
+const known = (name: string) => chat.known(name, one);
 
 async function socketOf(svc: Instance, userId: string) {
   const socket = chat.socketOf(svc, { userId });
