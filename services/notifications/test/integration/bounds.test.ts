@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NotificationLimits } from '@wayfarer/contracts';
-import { applied, startNotifications, waitOptions, type Harness } from './harness';
+import { applied, waitOptions, type Harness, notificationsPerFile } from './harness';
 
 // notifications are kept bounded: 90 days, and the newest 500 of each user
 
@@ -9,12 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 let aheadMs = 0;
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startNotifications({ now: () => new Date(Date.now() + aheadMs) });
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+notificationsPerFile((harness) => (h = harness), { now: () => new Date(Date.now() + aheadMs) });
 
 const rowsOf = async (userId: string) =>
   (

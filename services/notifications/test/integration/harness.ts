@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Partitioners, type Producer } from 'kafkajs';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { z } from 'zod';
 import {
   ChatMessageSent,
@@ -12,6 +12,7 @@ import {
   makeEvent,
   roomIdOf,
   TripCreated,
+  TripUpdated,
   UserRegistered,
   type EventDefinition,
   type EventEnvelope,
@@ -44,6 +45,24 @@ export function as(userId: string): Record<string, string> {
 
 export const waitOptions = { timeout: 20_000, interval: 25 };
 
+/**
+ * notifications for the calling test file: booted before its tests (`startNotifications` with
+ * `options`), handed to `use`, closed after them.
+ */
+export function notificationsPerFile(
+  use: (h: Harness) => void,
+  options: NotificationsServiceOptions = {},
+): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startNotifications(options);
+    use(h);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+}
+
 export interface Harness extends NotificationsService {
   env: NotificationsEnv;
   /** The app as a caller that is not the gateway reaches it (no identity proof). */
@@ -67,6 +86,14 @@ export interface Harness extends NotificationsService {
     ownerId: string,
     name: string,
     options?: { visibility?: TripVisibility; at?: Date; tripId?: string },
+  ): Promise<EventEnvelope>;
+  /** `trip.updated` of a trip `trip` made: its new name at `version`, private if asked. */
+  updateTrip(
+    ownerId: string,
+    tripId: string,
+    version: number,
+    name: string,
+    visibility?: TripVisibility,
   ): Promise<EventEnvelope>;
   message(
     from: string,
@@ -198,6 +225,20 @@ export async function startNotifications(
         o.at,
       );
     },
+    updateTrip: (ownerId, tripId, version, name, visibility) =>
+      publish(TripUpdated, tripId, {
+        tripId,
+        ownerId,
+        version,
+        name,
+        startDate: '2026-05-01',
+        endDate: '2026-05-09',
+        destinations: [],
+        addedDestinationIds: [],
+        movedDestinationIds: [],
+        removedDestinationIds: [],
+        ...(visibility ? { visibility } : {}),
+      }),
     message: (from, to, text, o = {}) => {
       const roomId = roomIdOf(from, to);
       const at = o.at ?? new Date();

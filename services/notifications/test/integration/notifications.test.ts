@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_AVATAR,
   FriendshipCreated,
@@ -6,23 +6,17 @@ import {
   roomIdOf,
   Topics,
   TripDeleted,
-  TripUpdated,
   UserDeleted,
   UserUpdated,
   type Notification,
 } from '@wayfarer/contracts';
 import { tablesHolding } from '@wayfarer/test-kit';
-import { applied, as, startNotifications, type Harness } from './harness';
+import { applied, as, type Harness, notificationsPerFile } from './harness';
 
 // notifications from the other services' events, the bell's API and the erasure
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startNotifications();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+notificationsPerFile((harness) => (h = harness));
 
 const kinds = (list: Notification[]) => list.map((n) => [n.kind, n.actor.id]);
 
@@ -124,19 +118,7 @@ describe('each kind from its event', () => {
 
     // renamed: the notifications say the new name; made private or deleted: they go
     const update = (e: typeof alps, name: string, version: number, private_ = false) =>
-      h.publish(TripUpdated, tripId(e), {
-        tripId: tripId(e),
-        ownerId: ann,
-        version,
-        name,
-        startDate: '2026-05-01',
-        endDate: '2026-05-09',
-        destinations: [],
-        addedDestinationIds: [],
-        movedDestinationIds: [],
-        removedDestinationIds: [],
-        ...(private_ ? { visibility: 'private' as const } : {}),
-      });
+      h.updateTrip(ann, tripId(e), version, name, private_ ? 'private' : undefined);
     await applied(h, await update(alps, 'Alps in June', 2));
     expect(await trips(bob)).toEqual([
       { tripId: tripId(open), name: 'Open' },

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TripUpdated } from '@wayfarer/contracts';
-import { applied, startNotifications, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { applied, type Harness, notificationsPerFile } from './harness';
 
 // A text PostgreSQL cannot hold (U+0000, which trips refused only from a later version on: the
 // topic's history has such trips) must not stop a consumer: retried forever, it held every
 // later trip event back (found by bench/notifications/arrival.bench.ts on a new namespace).
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startNotifications();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+notificationsPerFile((harness) => (h = harness));
 
 describe('text with NUL in an event', () => {
   it('is stored without it, and the next event is applied', async () => {
@@ -22,21 +16,7 @@ describe('text with NUL in an event', () => {
     const nul = await h.trip(ann, 'Summer\u0000 trip');
     await applied(h, nul);
     const tripId = (nul.payload as { tripId: string }).tripId;
-    await applied(
-      h,
-      await h.publish(TripUpdated, tripId, {
-        tripId,
-        ownerId: ann,
-        version: 2,
-        name: 'Autumn\u0000',
-        startDate: '2026-05-01',
-        endDate: '2026-05-09',
-        destinations: [],
-        addedDestinationIds: [],
-        movedDestinationIds: [],
-        removedDestinationIds: [],
-      }),
-    );
+    await applied(h, await h.updateTrip(ann, tripId, 2, 'Autumn\u0000'));
     await applied(h, await h.message(ann, bob, 'Hi\u0000 there'));
     const after = await h.trip(ann, 'Next');
     await applied(h, after);
