@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   makeEvent,
   Topics,
@@ -7,7 +7,7 @@ import {
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { tablesHolding, waitForEvents } from '@wayfarer/test-kit';
-import { startSocial, type Harness } from './harness';
+import { type Harness, socialPerFile } from './harness';
 
 // social follows auth's user.updated (friends' lists, requests and search show the
 // new name and picture) and erases a closed account on user.deleted
@@ -16,12 +16,7 @@ const waitOptions = { timeout: 20_000, interval: 50 };
 const ROME = { name: 'Rome', latitude: 41.9, longitude: 12.5 };
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startSocial();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness), { timeout: 60_000 });
 
 const publish = (event: EventEnvelope) => h.publishEnvelope(Topics.authUser, event);
 

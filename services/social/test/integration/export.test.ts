@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExportAreaDocument, INTERNAL_EXPORT_PATH } from '@wayfarer/contracts';
-import { as, startSocial, type Harness } from './harness';
+import { as, type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 describe('the friends area of the account export', () => {
   it("holds the user's friends by name with since when, and none of another user's", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   FeedResponse,
   makeEvent,
@@ -11,20 +11,13 @@ import {
   type TripVisibility,
 } from '@wayfarer/contracts';
 import { uniqueSuffix } from '@wayfarer/test-kit';
-import { as, startSocial, waitOptions, type Harness } from './harness';
+import { as, waitOptions, type Harness, socialPerFile } from './harness';
 
 // GET /api/feed, friends' shared trips newest first, from social's read model as its
 // consumers write it (trips' events through Kafka), keyset-paged
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 /** The instant `minutes` after T0, ISO 8601 (the feed's `createdAt` format). */

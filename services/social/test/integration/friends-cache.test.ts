@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FRIENDS_NEXT_CURSOR_HEADER, type Friend } from '@wayfarer/contracts';
 import type { SocialService } from '../../src/service';
 import {
   as,
   friendsCacheListening,
   startSecondInstance,
-  startSocial,
   waitOptions,
   type Harness,
+  socialPerFile,
 } from './harness';
 
 /**
@@ -20,15 +20,7 @@ import {
  */
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-  await friendsCacheListening(h);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness), { cacheListening: true });
 
 const ROME = { latitude: 41.9028, longitude: 12.4964 };
 

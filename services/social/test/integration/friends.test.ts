@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { friendshipId, SocialMessages } from '@wayfarer/contracts';
-import { as, outboxDrained, publishedEvents, startSocial, type Harness } from './harness';
+import { as, outboxDrained, publishedEvents, type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 describe('a friend request', () => {
   it('is sent, listed for the addressee, accepted into a friendship on both sides, then ended', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Partitioners, type Producer } from 'kafkajs';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import {
   FRIENDS_NEXT_CURSOR_HEADER,
   IdentityHeaders,
@@ -249,6 +249,25 @@ export async function startSocial(extraEnv: Record<string, string> = {}): Promis
 }
 
 export const waitOptions = { timeout: 20_000, interval: 20 };
+
+/**
+ * social for the calling test file: booted before its tests (`startSocial`; with
+ * `cacheListening`, also until its friends cache listens), handed to `use`, closed after them.
+ */
+export function socialPerFile(
+  use: (h: Harness) => void,
+  options: { cacheListening?: boolean; timeout?: number } = {},
+): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startSocial();
+    if (options.cacheListening) await friendsCacheListening(h);
+    use(h);
+  }, options.timeout);
+  afterAll(async () => {
+    await h?.close();
+  });
+}
 
 /**
  * A second social instance on the harness's database (its own consumer groups and friends

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAY_HEADER,
   IdempotencyMessages,
   SocialMessages,
 } from '@wayfarer/contracts';
-import { as, startSocial, type Harness } from './harness';
+import { as, type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 /** `POST /api/add-friend/{id}` as `userId` with `key` as its Idempotency-Key. */
 const addFriend = (userId: string, id: string, key: string) =>

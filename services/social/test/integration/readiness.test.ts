@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSocial, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startSocial();
-});
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 describe('GET /readyz', () => {
   // the harness resolves once both consumers have joined their groups

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SocialLimits, SocialMessages } from '@wayfarer/contracts';
-import { as, startSocial, type Harness } from './harness';
+import { as, type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 /** A name part no other test's user has, so results hold only this test's users. */
 const tag = () => `q${crypto.randomUUID().slice(0, 8)}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   FriendStatsResponse,
   StatsMessages,
@@ -7,14 +7,7 @@ import {
   type TripVisibility,
 } from '@wayfarer/contracts';
 import { backfillCountries } from '../../src/store/stats';
-import {
-  as,
-  friendsCacheListening,
-  startSocial,
-  waitOptions,
-  type Harness,
-  type TestDestination,
-} from './harness';
+import { as, waitOptions, type Harness, type TestDestination, socialPerFile } from './harness';
 
 /**
  * `GET /api/stats` and `GET /api/stats/friends/{friendId}` follow trips' events
@@ -24,15 +17,7 @@ import {
  */
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-  await friendsCacheListening(h);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness), { cacheListening: true });
 
 const ROME = { latitude: 41.9028, longitude: 12.4964 };
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };

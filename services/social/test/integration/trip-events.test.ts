@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   makeEvent,
   SocialMessages,
@@ -7,17 +7,10 @@ import {
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { applyTripEvent } from '../../src/events/consumers/trips';
-import { as, startSocial, waitOptions, type Harness } from './harness';
+import { as, waitOptions, type Harness, socialPerFile } from './harness';
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness));
 
 const destination = (userId: string, friendId: string, destinationId: string) =>
   h.app.inject({

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   SocialMessages,
   type EventEnvelope,
   type Friend,
   type TripVisibility,
 } from '@wayfarer/contracts';
-import { as, friendsCacheListening, startSocial, waitOptions, type Harness } from './harness';
+import { as, waitOptions, type Harness, socialPerFile } from './harness';
 
 /**
  * A private trip never reaches another user through social. Created private it never
@@ -15,15 +15,7 @@ import { as, friendsCacheListening, startSocial, waitOptions, type Harness } fro
  */
 
 let h: Harness;
-
-beforeAll(async () => {
-  h = await startSocial();
-  await friendsCacheListening(h);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
+socialPerFile((harness) => (h = harness), { cacheListening: true });
 
 const ROME = { latitude: 41.9028, longitude: 12.4964 };
 
