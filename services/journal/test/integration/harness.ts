@@ -53,6 +53,19 @@ export interface Harness extends JournalService {
  * before this resolves, reading only what is published from now on), plus a producer to
  * publish what other services would. `close()` also drops the database and the groups.
  */
+/** trips' summaries of destinations with these ids, as its trip events carry them. */
+export const destinationSummaries = (ids: readonly string[]) =>
+  ids.map((id, i) => ({
+    id,
+    name: `Place ${i}`,
+    latitude: 10 + i,
+    longitude: 20 + i,
+    startDate: '2026-05-01',
+    endDate: '2026-05-03',
+    photos: [],
+    storyPreview: '',
+  }));
+
 export async function startJournal(): Promise<Harness> {
   const suffix = uniqueSuffix();
   const env = loadConfig(JournalEnv, testServiceEnv({ MONGO_DB: `t_journal_${suffix}` }));
@@ -95,17 +108,6 @@ export async function startJournal(): Promise<Harness> {
     await publishEnvelope(def.topic, event);
     return event;
   };
-  const summaries = (ids: string[]) =>
-    ids.map((id, i) => ({
-      id,
-      name: `Place ${i}`,
-      latitude: 10 + i,
-      longitude: 20 + i,
-      startDate: '2026-05-01',
-      endDate: '2026-05-03',
-      photos: [],
-      storyPreview: '',
-    }));
   const identity = (userId: string | null): Record<string, string> =>
     userId ? { [IdentityHeaders.userId]: userId } : {};
 
@@ -123,10 +125,14 @@ export async function startJournal(): Promise<Harness> {
         name: 'A trip',
         startDate: '2026-05-01',
         endDate: '2026-05-09',
-        destinations: summaries(destinationIds),
+        destinations: destinationSummaries(destinationIds),
       }),
     deleteTrip: (ownerId, destinationIds, tripId) =>
-      publish(TripDeleted, tripId, { tripId, ownerId, destinations: summaries(destinationIds) }),
+      publish(TripDeleted, tripId, {
+        tripId,
+        ownerId,
+        destinations: destinationSummaries(destinationIds),
+      }),
     befriend: (a, b) => publish(FriendshipCreated, friendshipId(a, b), { userIds: [a, b] }),
     unfriend: (a, b) => publish(FriendshipRemoved, friendshipId(a, b), { userIds: [a, b] }),
     get: (userId, destinationId) =>

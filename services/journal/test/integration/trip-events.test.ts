@@ -7,7 +7,7 @@ import {
   type EventEnvelope,
 } from '@wayfarer/contracts';
 import { applyTripEvent } from '../../src/usecases/apply-trip-event';
-import { hidden, readable, startJournal, type Harness } from './harness';
+import { hidden, readable, startJournal, destinationSummaries, type Harness } from './harness';
 
 let h: Harness;
 let owner: string;
@@ -131,18 +131,6 @@ describe('trip.created', () => {
 });
 
 describe('projection effects on their own (no processed-event marker)', () => {
-  const trip = (tripId: string, ids: string[]) =>
-    ids.map((id) => ({
-      id,
-      name: id,
-      latitude: 0,
-      longitude: 0,
-      startDate: '2026-01-01',
-      endDate: '2026-01-01',
-      photos: [],
-      storyPreview: '',
-    }));
-
   it('are idempotent, and a late trip.created cannot revive a deleted destination', async () => {
     const tripId = h.id('direct');
     const dest = h.id('direct');
@@ -152,14 +140,14 @@ describe('projection effects on their own (no processed-event marker)', () => {
       name: 'd',
       startDate: '2026-01-01',
       endDate: '2026-01-01',
-      destinations: trip(tripId, [dest]),
+      destinations: destinationSummaries([dest]),
     }) as EventEnvelope;
     const deleted = {
       ...created,
       id: crypto.randomUUID(),
       type: 'trip.deleted',
       occurredAt: new Date(Date.now() + 1000).toISOString(),
-      payload: { tripId, ownerId: owner, destinations: trip(tripId, [dest]) },
+      payload: { tripId, ownerId: owner, destinations: destinationSummaries([dest]) },
     };
     await applyTripEvent(h.stores, created);
     await applyTripEvent(h.stores, created);
@@ -181,7 +169,7 @@ describe('projection effects on their own (no processed-event marker)', () => {
         name: 'x',
         startDate: '2026-01-01',
         endDate: '2026-01-01',
-        destinations: trip(tripId, [dest]),
+        destinations: destinationSummaries([dest]),
       }) as EventEnvelope;
     await applyTripEvent(h.stores, make(owner, h.id('t1')));
     await applyTripEvent(h.stores, make(friend, h.id('t2')));
@@ -197,14 +185,14 @@ describe('projection effects on their own (no processed-event marker)', () => {
       name: 'r',
       startDate: '2026-01-01',
       endDate: '2026-01-01',
-      destinations: trip(tripId, [dest]),
+      destinations: destinationSummaries([dest]),
     }) as EventEnvelope;
     await applyTripEvent(h.stores, created);
     await applyTripEvent(h.stores, {
       ...created,
       id: crypto.randomUUID(),
       type: 'trip.deleted',
-      payload: { tripId, ownerId: owner, destinations: trip(tripId, [dest]) },
+      payload: { tripId, ownerId: owner, destinations: destinationSummaries([dest]) },
     });
     // the access check ran just before the deletion landed: it still saw the owner
     const spy = vi
@@ -221,17 +209,6 @@ describe('projection effects on their own (no processed-event marker)', () => {
 });
 
 describe('trip.updated (a trip changed after it was saved)', () => {
-  const summaries = (ids: string[]) =>
-    ids.map((id) => ({
-      id,
-      name: id,
-      latitude: 0,
-      longitude: 0,
-      startDate: '2026-01-01',
-      endDate: '2026-01-01',
-      photos: [],
-      storyPreview: '',
-    }));
   const updated = (
     tripId: string,
     version: number,
@@ -245,7 +222,7 @@ describe('trip.updated (a trip changed after it was saved)', () => {
       name: 'changed',
       startDate: '2026-01-01',
       endDate: '2026-01-01',
-      destinations: summaries(ids),
+      destinations: destinationSummaries(ids),
       addedDestinationIds: change.added ?? [],
       movedDestinationIds: [],
       removedDestinationIds: change.removed ?? [],

@@ -8,7 +8,7 @@ import {
   type TripVisibility,
 } from '@wayfarer/contracts';
 import { applyTripEvent } from '../../src/usecases/apply-trip-event';
-import { hidden, readable, startJournal, type Harness } from './harness';
+import { hidden, readable, startJournal, destinationSummaries, type Harness } from './harness';
 
 /**
  * A private trip's journals are its owner's alone. A friend reading or writing one
@@ -33,18 +33,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const summaries = (ids: string[]) =>
-  ids.map((id) => ({
-    id,
-    name: id,
-    latitude: 1,
-    longitude: 2,
-    startDate: '2026-05-01',
-    endDate: '2026-05-03',
-    photos: [],
-    storyPreview: '',
-  }));
-
 const created = (tripId: string, ids: string[], visibility?: TripVisibility) =>
   makeEvent(TripCreated, tripId, {
     tripId,
@@ -52,7 +40,7 @@ const created = (tripId: string, ids: string[], visibility?: TripVisibility) =>
     name: 'A trip',
     startDate: '2026-05-01',
     endDate: '2026-05-09',
-    destinations: summaries(ids),
+    destinations: destinationSummaries(ids),
     ...(visibility ? { visibility } : {}),
   }) as EventEnvelope;
 
@@ -70,7 +58,7 @@ const updated = (
     name: 'A trip',
     startDate: '2026-05-01',
     endDate: '2026-05-09',
-    destinations: summaries(ids),
+    destinations: destinationSummaries(ids),
     addedDestinationIds: added,
     movedDestinationIds: [],
     removedDestinationIds: [],
