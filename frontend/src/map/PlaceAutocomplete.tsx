@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useReducer,
   useRef,
   useState,
   type ChangeEvent,
@@ -9,8 +10,14 @@ import {
 } from 'react';
 import { gazetteerPlaceSource, type PlaceSource } from './placeSource';
 import {
+  enterIntent,
+  initialPlaceBox,
+  listAnnouncement,
+  listShown,
+  placeBoxReducer,
+} from './placeAutocompleteState';
+import {
   AUTOCOMPLETE_DEBOUNCE_MS,
-  moveActive,
   normalizeQuery,
   shouldSearch,
   type PlaceChoice,
@@ -46,8 +53,6 @@ export interface PlaceAutocompleteProps {
   /** Overrides where suggestions come from (tests). */
   source?: PlaceSource;
 }
-
-type Status = 'idle' | 'loading' | 'done' | 'error';
 
 /** The suggestion source of the running map provider, or null while it is being set up. */
 function usePlaceSource(override?: PlaceSource): PlaceSource | null {
@@ -94,16 +99,11 @@ export function PlaceAutocomplete({
   const listId = `${inputId}-listbox`;
   const source = usePlaceSource(sourceOverride);
 
-  const [text, setText] = useState('');
-  const [suggestions, setSuggestions] = useState<PlaceSuggestion[]>([]);
-  const [status, setStatus] = useState<Status>('idle');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
-  const [chosenText, setChosenText] = useState<string | null>(null);
+  const [state, dispatch] = useReducer(placeBoxReducer, initialPlaceBox);
+  const { text, suggestions, status, open, active } = state;
 
   const timer = useRef<number | undefined>(undefined);
   const inflight = useRef<AbortController | null>(null);
-  const lastQuery = useRef('');
 
   const cancel = useCallback(() => {
     window.clearTimeout(timer.current);
@@ -118,21 +118,15 @@ export function PlaceAutocomplete({
       inflight.current?.abort();
       const controller = new AbortController();
       inflight.current = controller;
-      lastQuery.current = query;
-      setStatus('loading');
-      setOpen(true);
+      dispatch({ type: 'search-start' });
       source.search(query, controller.signal).then(
         (results) => {
-          if (controller.signal.aborted) return;
-          setSuggestions(results);
-          setActive(-1);
-          setStatus('done');
+          if (!controller.signal.aborted) dispatch({ type: 'results', suggestions: results });
         },
         (err: unknown) => {
           if (controller.signal.aborted) return;
           console.error('Place search failed', err);
-          setSuggestions([]);
-          setStatus('error');
+          dispatch({ type: 'search-failed' });
         },
       );
     },
@@ -141,26 +135,20 @@ export function PlaceAutocomplete({
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const value = event.target.value;
-    setText(value);
-    setChosenText(null);
+    const query = normalizeQuery(value);
+    const searching = shouldSearch(query);
+    dispatch({ type: 'typed', text: value, searching });
     onInputChange?.(value);
     cancel();
-    const query = normalizeQuery(value);
-    if (!shouldSearch(query)) {
-      setSuggestions([]);
-      setStatus('idle');
-      setOpen(false);
-      setActive(-1);
-      return;
+    if (searching) {
+      timer.current = window.setTimeout(() => search(query), AUTOCOMPLETE_DEBOUNCE_MS);
     }
-    timer.current = window.setTimeout(() => search(query), AUTOCOMPLETE_DEBOUNCE_MS);
   };
 
   const choose = async (suggestion: PlaceSuggestion) => {
     if (!source) return;
     cancel();
-    setOpen(false);
-    setActive(-1);
+    dispatch({ type: 'choosing' });
     let place: PlaceChoice | null = null;
     try {
       place = await source.resolve(suggestion);
@@ -168,47 +156,37 @@ export function PlaceAutocomplete({
       console.error('Place details failed', err);
     }
     if (!place) {
-      setText(suggestion.label);
+      dispatch({ type: 'no-location', label: suggestion.label });
       onInvalid?.('no-location', suggestion.label);
       return;
     }
     const shown = clearOnSelect ? '' : place.label;
-    setText(shown);
-    setChosenText(clearOnSelect ? null : shown);
-    setSuggestions([]);
-    setStatus('idle');
+    dispatch({ type: 'chosen', text: shown, chosen: clearOnSelect ? null : shown });
     onSelect(place);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const count = suggestions.length;
     switch (event.key) {
       case 'ArrowDown':
       case 'ArrowUp': {
-        if (count === 0) return;
+        if (suggestions.length === 0) return;
         event.preventDefault();
-        setOpen(true);
-        setActive((a) => moveActive(a, count, event.key as 'ArrowDown' | 'ArrowUp'));
+        dispatch({ type: 'move', key: event.key });
         return;
       }
       case 'Enter': {
-        if (open && active >= 0 && suggestions[active]) {
-          event.preventDefault();
-          void choose(suggestions[active]);
-          return;
-        }
-        const typed = text.trim();
-        if (chosenText !== null && chosenText === text) return; // already a valid choice
+        const intent = enterIntent(state);
+        if (intent.kind === 'chosen') return; // already a valid choice
         event.preventDefault();
-        onInvalid?.('not-selected', typed);
+        if (intent.kind === 'choose') void choose(intent.suggestion);
+        else onInvalid?.('not-selected', intent.typed);
         return;
       }
       case 'Escape': {
         if (open) {
           event.preventDefault();
           event.stopPropagation();
-          setOpen(false);
-          setActive(-1);
+          dispatch({ type: 'close' });
         }
         return;
       }
@@ -216,7 +194,7 @@ export function PlaceAutocomplete({
     }
   };
 
-  const showList = open && (status === 'loading' || status === 'done');
+  const showList = listShown(state);
   const activeId = active >= 0 ? `${listId}-${active}` : undefined;
 
   return (
@@ -257,13 +235,8 @@ export function PlaceAutocomplete({
           value={text}
           onChange={onChange}
           onKeyDown={onKeyDown}
-          onFocus={() => {
-            if (suggestions.length > 0 && chosenText === null) setOpen(true);
-          }}
-          onBlur={() => {
-            setOpen(false);
-            setActive(-1);
-          }}
+          onFocus={() => dispatch({ type: 'focus' })}
+          onBlur={() => dispatch({ type: 'close' })}
         />
         {status === 'loading' ? <span className="place-spinner" aria-hidden="true" /> : null}
       </div>
@@ -292,7 +265,7 @@ export function PlaceAutocomplete({
             aria-selected={i === active}
             className={`place-option${i === active ? ' is-active' : ''}`}
             onMouseDown={(event) => event.preventDefault()}
-            onMouseEnter={() => setActive(i)}
+            onMouseEnter={() => dispatch({ type: 'hover', index: i })}
             onClick={() => void choose(s)}
           >
             <span className="place-option-name">{s.name}</span>
@@ -301,11 +274,7 @@ export function PlaceAutocomplete({
         ))}
       </ul>
       <p className="visually-hidden" aria-live="polite">
-        {status === 'done' && open
-          ? suggestions.length === 0
-            ? 'No places found'
-            : `${suggestions.length} suggestions`
-          : ''}
+        {listAnnouncement(state)}
       </p>
     </div>
   );

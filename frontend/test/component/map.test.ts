@@ -1,16 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fitView } from '../../src/map/viewport';
 import {
-  launchBrowser,
-  openHarness,
   readView,
   recordWheels,
   screenshot,
   settledView,
-  startMapHarness,
+  useHarness,
   waitForMap,
-  type MapHarness,
 } from './support/harness';
 
 /**
@@ -43,25 +40,11 @@ async function openCluster(page: Page) {
 }
 
 describe('the map in headless Chromium (keyless provider, harness)', () => {
-  let browser: Browser;
-  let harness: MapHarness;
-
-  beforeAll(async () => {
-    harness = await startMapHarness();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.stop();
-  });
+  const started = useHarness();
 
   it('shows an empty map centred at 0,0 at zoom 2, at every breakpoint height', async () => {
     for (const width of WIDTHS) {
-      const { context, page } = await openHarness(browser, harness, {
-        width,
-        height: 900,
-        query: 'markers=none',
-      });
+      const { context, page } = await started.open({ width, height: 900, query: 'markers=none' });
       await waitForMap(page);
       const view = await settledView(page);
       expect(view.zoom).toBeCloseTo(2, 6);
@@ -78,7 +61,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('renders pins and a cluster of the two close ones, fitted and clamped', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 1440 });
+    const { context, page } = await started.open({ width: 1440 });
     await waitForMap(page);
     const view = await settledView(page);
     const box = await mapBox(page);
@@ -115,7 +98,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     await context.close();
 
     for (const width of [375, 800]) {
-      const small = await openHarness(browser, harness, { width });
+      const small = await started.open({ width });
       await waitForMap(small.page);
       await settledView(small.page);
       await expect.poll(() => small.page.locator('.map-cluster').count()).toBe(1);
@@ -126,7 +109,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('clamps the fitted zoom: one marker at 6.5, markers all over the world at 2', async () => {
-    const one = await openHarness(browser, harness, { width: 1440, query: 'markers=single' });
+    const one = await started.open({ width: 1440, query: 'markers=single' });
     await waitForMap(one.page);
     const single = await settledView(one.page);
     expect(single.zoom).toBeCloseTo(6.5, 6);
@@ -134,14 +117,14 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     expect(single.lng).toBeCloseTo(LISBON.lng, 4);
     await one.context.close();
 
-    const world = await openHarness(browser, harness, { width: 1440, query: 'markers=world' });
+    const world = await started.open({ width: 1440, query: 'markers=world' });
     await waitForMap(world.page);
     expect((await settledView(world.page)).zoom).toBeCloseTo(2, 6);
     await world.context.close();
 
     // on a phone zoom 2 shows a third of the world: the view centres on the most markers that
     // fit (Reykjavík with the Lisbon + Porto cluster), not on the middle of the tour
-    const phone = await openHarness(browser, harness, { width: 375, query: 'markers=world' });
+    const phone = await started.open({ width: 375, query: 'markers=world' });
     await waitForMap(phone.page);
     expect((await settledView(phone.page)).zoom).toBeCloseTo(2, 6);
     const box = await mapBox(phone.page);
@@ -159,7 +142,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('selecting a pin opens its info window at zoom 6; another pin is refused; closing restores the view', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 1440 });
+    const { context, page } = await started.open({ width: 1440 });
     await waitForMap(page);
     await settledView(page);
     await openCluster(page);
@@ -234,10 +217,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('the basemap names countries at zoom 2 and, with a pin opened at zoom 6, the cities around it', async () => {
-    const { context, page } = await openHarness(browser, harness, {
-      width: 1440,
-      query: 'markers=none',
-    });
+    const { context, page } = await started.open({ width: 1440, query: 'markers=none' });
     await waitForMap(page);
     await settledView(page);
     // zoom 2: country names only (no city band reached yet)
@@ -247,7 +227,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     await screenshot(page, 'map-labels-zoom2-1440');
     await context.close();
 
-    const opened = await openHarness(browser, harness, { width: 1440 });
+    const opened = await started.open({ width: 1440 });
     await waitForMap(opened.page);
     await settledView(opened.page);
     expect(await opened.page.evaluate(() => window.__map!.select('lisbon'))).toBe(true);
@@ -266,7 +246,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('pins are keyboard reachable: Enter on a focused pin opens its info window', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 1440 });
+    const { context, page } = await started.open({ width: 1440 });
     await waitForMap(page);
     await settledView(page);
     await page.locator('.map-pin[data-marker-id="kyoto"]').focus();
@@ -282,7 +262,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
 
   it('shows the three info window variants', async () => {
     for (const width of WIDTHS) {
-      const { context, page } = await openHarness(browser, harness, { width });
+      const { context, page } = await started.open({ width });
       await waitForMap(page);
       await settledView(page);
 
@@ -337,7 +317,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('the photo carousel wraps both ways, with arrows on desktop', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 1440 });
+    const { context, page } = await started.open({ width: 1440 });
     await waitForMap(page);
     await page.evaluate(() => window.__map!.select('lisbon'));
     const photo = dialog(page).locator('.carousel-photo');
@@ -377,7 +357,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('at 375 px the carousel has buttons below the photo, 250 px high', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 375, height: 812 });
+    const { context, page } = await started.open({ width: 375, height: 812 });
     await waitForMap(page);
     await page.locator('.keyless-map').scrollIntoViewIfNeeded();
     await page.evaluate(() => window.__map!.select('lisbon'));
@@ -403,7 +383,7 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
   });
 
   it('choosing a destination in a list zooms the map to it', async () => {
-    const { context, page } = await openHarness(browser, harness, { width: 1440 });
+    const { context, page } = await started.open({ width: 1440 });
     await waitForMap(page);
     await settledView(page);
     await page.getByRole('button', { name: 'Kyoto', exact: true }).click();
@@ -412,120 +392,6 @@ describe('the map in headless Chromium (keyless provider, harness)', () => {
     expect(view.lat).toBeCloseTo(KYOTO.lat, 4);
     expect(view.lng).toBeCloseTo(KYOTO.lng, 4);
     expect(await dialog(page).count()).toBe(0);
-    await context.close();
-  });
-
-  it('sends no request off the machine in keyless mode', async () => {
-    const { context, page, requests } = await openHarness(browser, harness, { width: 1440 });
-    await waitForMap(page);
-    await settledView(page);
-    await page.evaluate(() => window.__map!.select('lisbon'));
-    await dialog(page).getByRole('button', { name: 'Next photo' }).click();
-    await page.keyboard.press('Escape');
-    await settledView(page);
-    await page.getByRole('button', { name: 'Reykjavík, Iceland', exact: true }).click();
-    await expect.poll(async () => (await readView(page)).lat).toBeCloseTo(REYKJAVIK.lat, 1);
-    await settledView(page);
-    const urls = requests.map((r) => r.url()).filter((u) => /^(https?|wss?):/.test(u));
-    expect(urls.length).toBeGreaterThan(5);
-    const offMachine = urls.filter(
-      (u) => !['127.0.0.1', 'localhost'].includes(new URL(u).hostname),
-    );
-    expect(offMachine).toEqual([]);
-    // the keyless page never loads the Google provider's chunk
-    expect(urls.filter((u) => /GoogleMapView/.test(u))).toEqual([]);
-    await context.close();
-  });
-
-  it('chooses Google when /runtime-config.json has a key: loading, then the error after retries', async () => {
-    const { context, page, requests } = await openHarness(browser, harness, {
-      width: 1440,
-      query: 'retryBaseMs=50',
-      runtimeKey: 'test-key',
-    });
-    await expect.poll(() => page.getByText('Loading Google Maps...').count()).toBe(1);
-    await screenshot(page, 'map-google-loading-1440');
-    const alert = page.getByRole('alert').filter({ hasText: 'Error loading Google Maps' });
-    await expect.poll(() => alert.count(), { timeout: 30_000 }).toBe(1);
-    await screenshot(page, 'map-google-error-1440');
-    const scripts = requests
-      .map((r) => r.url())
-      .filter((u) => u.startsWith('https://maps.googleapis.com/maps/api/js'));
-    // the first try and 3 retries, each with the key and the places library
-    expect(scripts).toHaveLength(4);
-    for (const url of scripts) {
-      const params = new URL(url).searchParams;
-      expect(params.get('key')).toBe('test-key');
-      expect(params.get('libraries')).toBe('places');
-    }
-    expect(requests.some((r) => /GoogleMapView/.test(r.url()))).toBe(true);
-    expect(requests.some((r) => /KeylessMap/.test(r.url()))).toBe(false);
-    await context.close();
-  });
-
-  it('place autocomplete: debounced search, arrows + Enter pick, empty and invalid states', async () => {
-    const { context, page, requests } = await openHarness(browser, harness, { width: 1440 });
-    const queries: string[] = [];
-    await context.route('**/api/places?**', (route) => {
-      const query = new URL(route.request().url()).searchParams.get('query') ?? '';
-      queries.push(query);
-      const places = query.toLowerCase().startsWith('por')
-        ? [
-            {
-              id: 1,
-              name: 'Porto',
-              country: 'PT',
-              latitude: 41.1579,
-              longitude: -8.6291,
-              population: 237591,
-              label: 'Porto, Portugal',
-            },
-            {
-              id: 2,
-              name: 'Portland',
-              country: 'US',
-              latitude: 45.5152,
-              longitude: -122.6784,
-              population: 652503,
-              label: 'Portland, Oregon, United States',
-            },
-          ]
-        : [];
-      return route.fulfill({ json: { places } });
-    });
-    await waitForMap(page);
-    const input = page.getByRole('combobox', { name: 'Find a place' });
-    await input.pressSequentially('Por', { delay: 40 });
-    const options = page.getByRole('option');
-    await expect.poll(() => options.count()).toBe(2);
-    expect(queries).toEqual(['Por']); // typing fast sends one request
-    expect(await input.getAttribute('aria-expanded')).toBe('true');
-    await screenshot(page, 'map-autocomplete-1440');
-    await input.press('ArrowDown');
-    await input.press('ArrowDown');
-    expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
-    await input.press('ArrowUp');
-    await input.press('Enter');
-    await expect
-      .poll(() => page.getByTestId('picked').textContent())
-      .toBe('Porto, Portugal (41.16, -8.63)');
-    expect(await input.inputValue()).toBe('Porto, Portugal');
-    expect(await input.getAttribute('aria-expanded')).toBe('false');
-
-    await input.fill('');
-    await input.pressSequentially('Zzyzx', { delay: 20 });
-    await expect
-      .poll(() => page.locator('.place-note').filter({ hasText: 'No places found' }).count())
-      .toBe(1);
-    await input.press('Escape');
-    await expect.poll(() => input.getAttribute('aria-expanded')).toBe('false');
-    await input.press('Enter');
-    await expect
-      .poll(() => page.getByTestId('picked').textContent())
-      .toBe('Please select a valid place.');
-    expect(
-      requests.every((r) => !/^https?:/.test(r.url()) || new URL(r.url()).hostname === '127.0.0.1'),
-    ).toBe(true);
     await context.close();
   });
 });

@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ShareMessages, SharePaths, type SharedTrip } from '@wayfarer/contracts';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startMapHarness, type MapHarness } from './support/harness';
+import { describe, expect, it } from 'vitest';
+import { screenshot, useHarness, type MapHarness } from './support/harness';
 
 /**
  * The public page of a share link (`/s/:token`) in headless Chromium: the real route
@@ -146,20 +146,14 @@ const photosLoaded = (page: Page) =>
   );
 
 describe('the public page of a share link (harness, headless Chromium)', () => {
-  let browser: Browser;
-  let harness: MapHarness;
-
-  beforeAll(async () => {
-    harness = await startMapHarness();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.stop();
-  });
+  const started = useHarness();
 
   it('says it is loading, then shows the trip: name, dates, pins, carousels, stories', async () => {
-    const { context, page, apiPaths, release } = await openShared(browser, harness, 'hold');
+    const { context, page, apiPaths, release } = await openShared(
+      started.browser(),
+      started.harness(),
+      'hold',
+    );
     const loading = page.getByRole('status').filter({ hasText: 'Loading the trip…' });
     await loading.waitFor();
     expect(await page.getByRole('main').getAttribute('aria-busy')).toBe('true');
@@ -221,7 +215,7 @@ describe('the public page of a share link (harness, headless Chromium)', () => {
   });
 
   it('shows no stories or journals when the link leaves them out', async () => {
-    const { context, page } = await openShared(browser, harness, {
+    const { context, page } = await openShared(started.browser(), started.harness(), {
       status: 200,
       json: WITHOUT_STORIES,
     });
@@ -233,7 +227,7 @@ describe('the public page of a share link (harness, headless Chromium)', () => {
   });
 
   it('a gone link says so, with a way to the landing page', async () => {
-    const { context, page } = await openShared(browser, harness, {
+    const { context, page } = await openShared(started.browser(), started.harness(), {
       status: 404,
       json: { error: 'not_found', message: ShareMessages.linkGone },
     });
@@ -250,7 +244,7 @@ describe('the public page of a share link (harness, headless Chromium)', () => {
       status: 503,
       json: { error: 'unavailable', message: 'Down for a moment.' },
     };
-    const { context, page } = await openShared(browser, harness, () => answer);
+    const { context, page } = await openShared(started.browser(), started.harness(), () => answer);
     await page.getByRole('heading', { level: 1, name: 'The trip could not be loaded.' }).waitFor();
     answer = { status: 200, json: TRIP };
     await page.getByRole('button', { name: 'Try again' }).click();
@@ -261,7 +255,12 @@ describe('the public page of a share link (harness, headless Chromium)', () => {
   it('lays out at 1440 and 375 px wide without overflowing', async () => {
     for (const width of [1440, 375]) {
       const answer = { status: 200, json: TRIP };
-      const { context, page } = await openShared(browser, harness, answer, width);
+      const { context, page } = await openShared(
+        started.browser(),
+        started.harness(),
+        answer,
+        width,
+      );
       await page.getByRole('heading', { level: 1, name: 'Atlantic to Pacific' }).waitFor();
       await mapReady(page);
       await cameraIdle(page);

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '@wayfarer/test-kit/browser';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * The map harness (harness/map.html, its own Vite entry outside the production build) in
@@ -91,12 +92,17 @@ export interface HarnessPage {
 }
 
 /** A fresh context on the harness, recording requests; the map handle is `window.__map`. */
+export interface HarnessOptions {
+  width: number;
+  height?: number;
+  query?: string;
+  runtimeKey?: string | null;
+}
+
 export async function openHarness(
   browser: Browser,
   harness: MapHarness,
-  options: { width: number; height?: number; query?: string; runtimeKey?: string | null } = {
-    width: 1440,
-  },
+  options: HarnessOptions = { width: 1440 },
 ): Promise<HarnessPage> {
   const context = await browser.newContext({
     baseURL: harness.url,
@@ -176,4 +182,35 @@ export async function recordWheels(page: Page): Promise<() => Promise<boolean[]>
     window.addEventListener('wheel', (e) => seen.push(e.defaultPrevented));
   });
   return () => page.evaluate(() => [...(window as unknown as { __wheels: boolean[] }).__wheels]);
+}
+
+/**
+ * A describe block's harness page server and browser, started before its tests and stopped
+ * after them: read `browser()` and `harness()` inside the tests.
+ */
+export function useHarness(): {
+  browser: () => Browser;
+  harness: () => MapHarness;
+  /** `openHarness` on this block's browser and server. */
+  open: (options?: HarnessOptions) => Promise<HarnessPage>;
+} {
+  let browser: Browser | undefined;
+  let harness: MapHarness | undefined;
+  beforeAll(async () => {
+    harness = await startMapHarness();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (!value) throw new Error('the harness is not started');
+    return value;
+  };
+  return {
+    browser: () => started(browser),
+    harness: () => started(harness),
+    open: (options) => openHarness(started(browser), started(harness), options),
+  };
 }
