@@ -2,18 +2,18 @@ import { defaultAtlas } from '@wayfarer/atlas';
 import { cacheMetrics, composeService, connectFences, groupIds } from '@wayfarer/service-kit';
 import { listenPg, openPgService } from '@wayfarer/service-kit/pg';
 import { buildApp } from './app';
-import { FeedPages } from './store/feed';
+import { FeedStore } from './store/feed';
 import type { SocialEnv } from './config';
 import { CONSUMERS, startConsumers, type ConsumersOptions } from './events/consumers';
 import { PUBLISHED_TOPICS } from './events/outbox';
 import { FriendsStore } from './store/friends';
 import { FriendsCache } from './store/friends-cache';
-import { FRIENDS_CHANGED_CHANNEL, FriendsPages } from './store/friends-pages';
+import { FRIENDS_CHANGED_CHANNEL, FriendPagesStore } from './store/friends-pages';
 import { FriendshipsStore } from './store/friendships';
 import { migrations } from './store/migrations';
 import { FriendRequestsStore } from './store/requests';
 import { SearchStore } from './store/search';
-import { backfillCountries, StatsPages } from './store/stats';
+import { backfillCountries, StatsStore } from './store/stats';
 import { FriendTripsStore } from './store/trips';
 import { UsersStore } from './store/users';
 import type { SocialDeps, SocialStores } from './usecases/deps';
@@ -87,9 +87,9 @@ export async function createService(env: SocialEnv, options: SocialServiceOption
       users: new UsersStore(),
       trips: new FriendTripsStore(),
     };
-    const friendsPages = new FriendsPages(stores.friends, friendsCache);
-    const feedPages = new FeedPages(pool, feedCache);
-    const statsPages = new StatsPages(pool, statsCache);
+    const friendsPages = new FriendPagesStore(stores.friends, friendsCache);
+    const feedPages = new FeedStore(pool, feedCache);
+    const statsPages = new StatsStore(pool, statsCache);
     const deps: SocialDeps = {
       pool,
       stores,

@@ -2,7 +2,7 @@ import { DEFAULT_AVATAR } from '@wayfarer/contracts';
 import { decodeTimeCursor, encodeTimeCursor } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import type { FriendsCache, FriendsPageRead } from './friends-cache';
-import { CachedPages } from './friends-pages';
+import { CachedPagesStore } from './friends-pages';
 
 /**
  * One feed item's JSON (contracts' FeedItem), built by PostgreSQL from the trip's stored list
@@ -90,7 +90,7 @@ export async function feedPageJson(
  * notifications). The key's `afterId` is the cursor as the client sent it; the page's `last`
  * the next cursor, encoded.
  */
-export class FeedPages extends CachedPages {
+export class FeedStore extends CachedPagesStore {
   constructor(pool: Pool, cache: FriendsCache | null) {
     super(async (key): Promise<FriendsPageRead> => {
       const after = key.afterId === null ? null : decodeTimeCursor(key.afterId);

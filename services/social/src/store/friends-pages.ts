@@ -10,7 +10,7 @@ export const FRIENDS_CHANGED_CHANNEL = 'social_friends_changed';
  * dropped when its user or any user it names as a subject changes). With no cache, always
  * `read`. `GET /api/friends` and `GET /api/feed` each have one.
  */
-export class CachedPages {
+export class CachedPagesStore {
   constructor(
     private readonly read: (key: FriendsPageKey) => Promise<FriendsPageRead>,
     readonly cache: FriendsCache | null,
@@ -37,7 +37,7 @@ export class CachedPages {
  * query (the source), stored for the next read when the cache's rules allow (friends-cache.ts).
  * With no cache (`FRIENDS_CACHE_MAX_BYTES=0`), always the query.
  */
-export class FriendsPages extends CachedPages {
+export class FriendPagesStore extends CachedPagesStore {
   constructor(store: FriendsStore, cache: FriendsCache | null) {
     super(async (key) => {
       const { body, last, friendIds } = await store.friendsPageJson(

@@ -3,7 +3,7 @@ import type { Pool } from '@wayfarer/service-kit/pg';
 import { destinationCountries, statsOf, type StatsRow } from '../domain/stats';
 import type { FriendTripDoc } from '../domain/trips';
 import type { FriendsCache } from './friends-cache';
-import { CachedPages } from './friends-pages';
+import { CachedPagesStore } from './friends-pages';
 
 /**
  * Whose trips a statistics answer counts: `own` every live trip of the user (private ones
@@ -31,7 +31,7 @@ async function statsRows(pool: Pool, userId: string, view: StatsView): Promise<S
  * 004: any write of a trips row, create, edit, privacy, delete) drops both of that user's
  * answers. With no cache, computed every time.
  */
-export class StatsPages extends CachedPages {
+export class StatsStore extends CachedPagesStore {
   constructor(pool: Pool, cache: FriendsCache | null) {
     super(async ({ userId, afterId }) => {
       const rows = await statsRows(pool, userId, afterId === 'friends' ? 'friends' : 'own');

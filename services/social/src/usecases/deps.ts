@@ -1,12 +1,12 @@
 import type { AccessFences, OutboxRelay } from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
-import type { FeedPages } from '../store/feed';
+import type { FeedStore } from '../store/feed';
 import type { FriendsStore } from '../store/friends';
-import type { FriendsPages } from '../store/friends-pages';
+import type { FriendPagesStore } from '../store/friends-pages';
 import type { FriendshipsStore } from '../store/friendships';
 import type { FriendRequestsStore } from '../store/requests';
 import type { SearchStore } from '../store/search';
-import type { StatsPages } from '../store/stats';
+import type { StatsStore } from '../store/stats';
 import type { FriendTripsStore } from '../store/trips';
 import type { UsersStore } from '../store/users';
 
@@ -25,11 +25,11 @@ export interface SocialDeps {
   pool: Pool;
   stores: SocialStores;
   /** `GET /api/friends`'s pages (cached, the friends store's query underneath). */
-  friendsPages: FriendsPages;
+  friendsPages: FriendPagesStore;
   /** `GET /api/feed`'s pages (cached, the feed query underneath). */
-  feedPages: FeedPages;
+  feedPages: FeedStore;
   /** `GET /api/stats`'s answers (cached per user, computed from the stored trips underneath). */
-  statsPages: StatsPages;
+  statsPages: StatsStore;
   /**
    * Access fences (Redis): an unfriending writes its pair's before it commits, so trips,
    * journal and chat refuse the pair at once; search leaves closed accounts out.

@@ -24,7 +24,7 @@ function listeningCache(maxBytes = 1024 * 1024): FriendsCache {
   return cache;
 }
 
-/** A read as FriendsPages makes it: token, query, store. */
+/** A read as FriendPagesStore makes it: token, query, store. */
 function read(cache: FriendsCache, k: FriendsPageKey, p: FriendsPageRead): boolean {
   return cache.end(cache.begin(), k, p);
 }
