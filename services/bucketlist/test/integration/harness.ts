@@ -192,6 +192,19 @@ export async function startBucketList(): Promise<Harness> {
 const waitOptions = { timeout: 20_000, interval: 20 };
 
 /** Waits until the user's item is visited (a trip event was applied); returns it. */
+/**
+ * A new user with one place (Oslo) whose itinerary is saved (['Opera']): what the validation
+ * files refuse changes to.
+ */
+export async function userWithPlace(h: Harness): Promise<{ user: string; itemId: string }> {
+  const user = newUserId();
+  const itemId = (await h.addPlace(user, 'Oslo, Norway', { latitude: 59.91, longitude: 10.75 }))
+    ._id;
+  const saved = await h.saveItinerary(user, { bucketListId: itemId, itinerary: ['Opera'] });
+  expect(saved.statusCode).toBe(200);
+  return { user, itemId };
+}
+
 export function visited(h: Harness, userId: string, id: string): Promise<BucketListItem> {
   return vi.waitFor(async () => {
     const item = (await h.list(userId)).find((i) => i._id === id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, newUserId, startBucketList, type Harness } from './harness';
+import { as, startBucketList, userWithPlace, type Harness } from './harness';
 
 /*
  * Every text input of bucketlist is plain text (contracts' `plainText`): a control
@@ -13,11 +13,7 @@ let itemId: string;
 
 beforeAll(async () => {
   h = await startBucketList();
-  user = newUserId();
-  itemId = (await h.addPlace(user, 'Oslo, Norway', { latitude: 59.91, longitude: 10.75 }))._id;
-  expect(
-    (await h.saveItinerary(user, { bucketListId: itemId, itinerary: ['Opera'] })).statusCode,
-  ).toBe(200);
+  ({ user, itemId } = await userWithPlace(h));
 });
 
 afterAll(async () => {

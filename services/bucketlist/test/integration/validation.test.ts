@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BucketListLimits } from '@wayfarer/contracts';
-import { newUserId, startBucketList, type Harness } from './harness';
+import { newUserId, startBucketList, userWithPlace, type Harness } from './harness';
 
 let h: Harness;
 let user: string;
@@ -8,10 +8,7 @@ let itemId: string;
 
 beforeAll(async () => {
   h = await startBucketList();
-  user = newUserId();
-  itemId = (await h.addPlace(user, 'Oslo, Norway', { latitude: 59.91, longitude: 10.75 }))._id;
-  const saved = await h.saveItinerary(user, { bucketListId: itemId, itinerary: ['Opera'] });
-  expect(saved.statusCode).toBe(200);
+  ({ user, itemId } = await userWithPlace(h));
 });
 
 afterAll(async () => {
