@@ -19,16 +19,16 @@ import { tripRoutes } from './routes/trips';
 import type { MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
 import type { ExportAreasClient } from './store/export-areas';
-import { ImportsRepo } from './store/imports';
-import { PendingUploadsRepo } from './store/pending-uploads';
-import { TripsRepo } from './store/trips';
+import { ImportsStore } from './store/imports';
+import { PendingUploadsStore } from './store/pending-uploads';
+import { TripsStore } from './store/trips';
 import type { XmlDrafts } from './workers/xml-pool';
 
 export interface TripsDeps {
   logger: Logger;
   db: Db;
   /** The trips collection (default: `trips` in `db`). */
-  trips?: TripsRepo;
+  trips?: TripsStore;
   /** Destination photos: the private `photos` bucket. */
   photos: ObjectStore;
   /** Checks the gateway's identity proof (service-kit `loadIdentityProofSecret`). */
@@ -44,7 +44,7 @@ export interface TripsDeps {
   /** Where uploaded photos are spooled while a trip is created (a directory per request). */
   spool: SpoolArea;
   /** Uploads in progress (default: `pending_uploads` in `db`). */
-  pending?: PendingUploadsRepo;
+  pending?: PendingUploadsStore;
   /** The lease of an upload's pending record (`UPLOAD_LEASE_MS`). */
   uploadLeaseMs: number;
   /** The instance's bound on image work (`IMAGE_CONCURRENCY`). */
@@ -58,7 +58,7 @@ export interface TripsDeps {
   /** Reads an imported GPX or KML file off the event loop (`XmlDraftPool`, a worker thread). */
   xml: XmlDrafts;
   /** The imports' records (default: `imports` in `db`). */
-  imports?: ImportsRepo;
+  imports?: ImportsStore;
   /** An import's lease (`IMPORT_LEASE_MS`; default 30 s). */
   importLeaseMs?: number;
   /** How long reading an import's file may take (`IMPORT_READ_TIMEOUT_MS`). */
@@ -84,20 +84,20 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
   const ctx: TripsContext = {
     app,
     logger: deps.logger,
-    trips: deps.trips ?? new TripsRepo(deps.db),
+    trips: deps.trips ?? new TripsStore(deps.db),
     photos: deps.photos,
     friendships: deps.friendships,
     fences: deps.fences,
     relay: deps.relay,
     now: deps.now ?? (() => new Date()),
     spool: deps.spool,
-    pending: deps.pending ?? new PendingUploadsRepo(deps.db),
+    pending: deps.pending ?? new PendingUploadsStore(deps.db),
     uploadLeaseMs: deps.uploadLeaseMs,
     images: deps.images,
     variants: deps.variants,
     mytrips: deps.mytrips,
     xml: deps.xml,
-    imports: deps.imports ?? new ImportsRepo(deps.db),
+    imports: deps.imports ?? new ImportsStore(deps.db),
     importLeaseMs: deps.importLeaseMs ?? 30_000,
     importReadMs: deps.importReadMs ?? ImportLimits.readMaxMs,
   };

@@ -25,9 +25,9 @@ import { startJanitor } from './jobs/janitor';
 import { ExportAreasClient } from './store/export-areas';
 import { MYTRIPS_CACHE_TTL_MS, MyTripsCache } from './store/mytrips-cache';
 import type { MyTripsBody } from './usecases/list-my-trips';
-import { ImportsRepo } from './store/imports';
-import { PendingUploadsRepo } from './store/pending-uploads';
-import { TripsRepo } from './store/trips';
+import { ImportsStore } from './store/imports';
+import { PendingUploadsStore } from './store/pending-uploads';
+import { TripsStore } from './store/trips';
 import { resumeTrash } from './usecases/change-trip';
 import { createPhotoVariants } from './usecases/photo-variants';
 import { createImportSweeper } from './usecases/sweep-imports';
@@ -227,13 +227,13 @@ export type TripsService = Awaited<ReturnType<typeof createService>>;
 
 /** trips' MongoDB stores, with their indexes. */
 async function openStores(db: Db, fences: AccessFences) {
-  const trips = new TripsRepo(db);
+  const trips = new TripsStore(db);
   await trips.init();
   const friendships = new FriendshipProjection(db, fences);
   await friendships.init();
-  const pending = new PendingUploadsRepo(db);
+  const pending = new PendingUploadsStore(db);
   await pending.init();
-  const imports = new ImportsRepo(db);
+  const imports = new ImportsStore(db);
   await imports.init();
   return { trips, friendships, pending, imports };
 }

@@ -65,7 +65,7 @@ export interface TripDoc {
   /**
    * Who besides the owner may see it (issue 20): the owner's friends (`friends`, the default)
    * or nobody (`private`); the rule is `domain/access.ts`. Stored on every trip (trips stored
-   * before it get `friends` at start: `TripsRepo.init`).
+   * before it get `friends` at start: `TripsStore.init`).
    */
   visibility: TripVisibility;
   /**

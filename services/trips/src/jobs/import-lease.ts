@@ -1,5 +1,5 @@
 import { startPeriodic, type Logger } from '@wayfarer/service-kit';
-import type { ImportDoc, ImportsRepo } from '../store/imports';
+import type { ImportDoc, ImportsStore } from '../store/imports';
 
 /** A running import's hold on its lease: `lost` once a renewal found it no longer held. */
 export interface ImportLease {
@@ -14,7 +14,7 @@ export interface ImportLease {
  * stop). A renewal that fails is logged and tried again at the next interval.
  */
 export function holdImportLease(
-  deps: { imports: ImportsRepo; importLeaseMs: number; logger: Logger },
+  deps: { imports: ImportsStore; importLeaseMs: number; logger: Logger },
   doc: Pick<ImportDoc, '_id' | 'holder'>,
 ): ImportLease {
   let lost = false;

@@ -3,9 +3,9 @@ import type { Logger, OutboxRelay } from '@wayfarer/service-kit';
 import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import type { TripDoc } from '../domain/trip';
 import type { MyTripsCache } from '../store/mytrips-cache';
-import type { ImportsRepo } from '../store/imports';
-import type { PendingUploadsRepo } from '../store/pending-uploads';
-import type { TripsRepo } from '../store/trips';
+import type { ImportsStore } from '../store/imports';
+import type { PendingUploadsStore } from '../store/pending-uploads';
+import type { TripsStore } from '../store/trips';
 import type { MyTripsBody } from '../usecases/list-my-trips';
 import type { XmlDrafts } from '../workers/xml-pool';
 
@@ -13,7 +13,7 @@ import type { XmlDrafts } from '../workers/xml-pool';
 export interface TripsContext {
   app: FastifyInstance;
   logger: Logger;
-  trips: TripsRepo;
+  trips: TripsStore;
   photos: ObjectStore;
   /** Who is friends with whom (service-kit's FriendshipProjection). */
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
@@ -23,7 +23,7 @@ export interface TripsContext {
   relay?: Pick<OutboxRelay, 'kick'>;
   now: () => Date;
   spool: SpoolArea;
-  pending: PendingUploadsRepo;
+  pending: PendingUploadsStore;
   uploadLeaseMs: number;
   images: ImageQueue;
   /** Makes display variants after a trip is answered (`usecases/photo-variants`). */
@@ -32,7 +32,7 @@ export interface TripsContext {
   /** Reads an imported GPX or KML file in a worker thread (`workers/xml-pool.ts`). */
   xml: XmlDrafts;
   /** The imports' records (one unit each, their keys, the rate limit's count). */
-  imports: ImportsRepo;
+  imports: ImportsStore;
   /** An import's lease (`IMPORT_LEASE_MS`). */
   importLeaseMs: number;
   /** How long reading an import's file may take (`IMPORT_READ_TIMEOUT_MS`). */

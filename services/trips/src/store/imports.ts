@@ -3,7 +3,7 @@ import type { RecordedAnswer } from '@wayfarer/service-kit';
 
 /**
  * Where an import is (one unit, all of its trips or none):
- * - `running`: its trips are being written, hidden (`TripsRepo.insertHidden`), while its
+ * - `running`: its trips are being written, hidden (`TripsStore.insertHidden`), while its
  *   `holder` (one request's attempt) renews the lease `expiresAt`;
  * - `committing`: its answer is recorded and its trips are being shown (`revealImport`);
  *   whoever finds it so (a retry, the sweeper) finishes that, which is idempotent;
@@ -46,7 +46,7 @@ const DUPLICATE_KEY = 11000;
  * each conditional on the state (and holder) it was decided from, so that of a request, a
  * retry taking over and the sweeper, exactly one moves an import on.
  */
-export class ImportsRepo {
+export class ImportsStore {
   readonly collection: Collection<ImportDoc>;
 
   constructor(db: Db, name = 'imports') {

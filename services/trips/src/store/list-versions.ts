@@ -8,12 +8,12 @@ export interface ListVersionDoc {
 
 /**
  * The `list_versions` collection: per owner, a counter bumped by every write that changes what
- * `GET /api/mytrips` answers for them (`TripsRepo` bumps it after the trip write, before the
+ * `GET /api/mytrips` answers for them (`TripsStore` bumps it after the trip write, before the
  * write is answered). Each instance's `MyTripsCache` keeps a list under the version it read
  * before listing and serves it only while the version is still that one, so the version, shared
  * in MongoDB, keeps every instance's cache right without any message between them.
  */
-export class ListVersions {
+export class ListVersionsStore {
   readonly collection: Collection<ListVersionDoc>;
 
   constructor(db: Db, name = 'list_versions') {

@@ -21,7 +21,7 @@ export interface PendingUploadDoc {
 }
 
 /** The `pending_uploads` collection (single-document writes only, like `trips`). */
-export class PendingUploadsRepo {
+export class PendingUploadsStore {
   readonly collection: Collection<PendingUploadDoc>;
 
   constructor(db: Db, name = 'pending_uploads') {

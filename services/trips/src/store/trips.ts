@@ -1,187 +1,47 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Collection, Db, Document } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import {
   keyedFilter,
   keyedRecord,
   MongoIdempotency,
   notDeleted,
-  WITHOUT_IDEMPOTENCY,
   withOutboxEvents,
   withPendingFlag,
-  type IdempotencyRecord,
   type OutboxEntry,
-  type WithIdempotency,
-  type WithOutbox,
 } from '@wayfarer/service-kit/mongo';
-import { TRIP_FIRST_VERSION, visibilityOf } from '@wayfarer/contracts';
+import { TRIP_FIRST_VERSION } from '@wayfarer/contracts';
 import type { TripChange } from '../domain/edit';
-import { importOwner } from '../domain/import/unit';
-import type { JournalStoryDoc, ShareLinkDoc } from '../domain/share';
 import {
   tripSummaryJson,
   type StoredVariant,
   type TripDoc,
   type TripSummaryDoc,
 } from '../domain/trip';
-import { ListVersions } from './list-versions';
+import { HiddenTripsStore } from './hidden-trips';
+import { ListVersionsStore } from './list-versions';
+import { SharedTripsStore } from './shared-trips';
+import { TrashStore } from './trash';
+import {
+  atRev,
+  BY_OWNER_NEWEST,
+  destinationsUpdate,
+  DEFAULT_VISIBILITY,
+  SUMMARY,
+  SUMMARY_SOURCE,
+  SUMMARY_VERSION,
+  storyPath,
+  TRIP_FIELDS,
+  type StoredTripDoc,
+  type TripRead,
+} from './stored-trip';
 
-/**
- * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
- * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
- * (`TripsRepo.init`; until then the list makes an outdated one at read time). 2: the trip's
- * `visibility` (issue 20).
- */
-export const SUMMARY_VERSION = 2;
+export {
+  SUMMARY_VERSION,
+  type SharedTripRead,
+  type StoredTripDoc,
+  type TripRead,
+} from './stored-trip';
 
-/**
- * A trip as stored: the aggregate (`TripDoc`) with its pending events in `outbox`, and what the
- * store keeps beside it. `idempotency` (service-kit `WithIdempotency`) is the `Idempotency-Key`
- * of the `POST /api/trips` that created it, with its answer, written by the insert itself
- * (24 h); `photoAdd` the same for the latest keyed photo add.
- */
-export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, WithIdempotency {
-  /**
-   * The trip as `GET /api/mytrips` answers it (`tripSummaryJson`: contracts' `TripSummary`
-   * with its photos' plain URLs), as UTF-8 JSON bytes, made by every write of the trip's
-   * content (its insert and each change; a display variant recorded does not change it: which
-   * photos are pending is `pendingVariants`). The list reads this one field per trip and sends
-   * it as it is: projecting the destinations' fields out of the document (nested array
-   * paths), decoding them and encoding them again as JSON were most of its time.
-   * Trips stored before it was kept, or with another `summaryVersion`, get it at start.
-   */
-  summaryJson: Buffer;
-  /** The `SUMMARY_VERSION` `summaryJson` was made with. */
-  summaryVersion: number;
-  /**
-   * Bumped by every write of `destinations` or `pendingVariants` (a change, a display variant
-   * recorded): a change is written only over the state it was computed from (absent on trips
-   * written before it: that state is "no rev yet").
-   */
-  rev?: number;
-  /** The `Idempotency-Key` of the latest keyed photo add, with its answer (24 h). */
-  photoAdd?: IdempotencyRecord;
-  /** Photos a change took away whose objects are still to be removed from the bucket. */
-  trashedPhotos?: string[];
-  /**
-   * The trip's live share link (issue 20; absent: none), found by a visitor by its token's hash
-   * (`share.tokenHash`, unique sparse index). Kept here so a link read is one read of the trip,
-   * and a new link, a revoke and the trip's delete are each one write of it. Written with
-   * field-level updates that leave `version`, `rev` and the summary alone: it is not part of the
-   * owner's trip JSON nor of their list.
-   */
-  share?: ShareLinkDoc;
-  /**
-   * Journal texts of the trip's destinations by destination id (`journal.saved`, issue 20), for
-   * links that include stories; a change removing a destination unsets its text in its own
-   * update, the trip's delete all of them. Not part of the owner's trip JSON either.
-   */
-  stories?: Record<string, JournalStoryDoc>;
-  /**
-   * A trip of an import still running (an import is one unit), stored under
-   * `importOwner(importId)` so no read finds it: its `trip.created`, kept here rather than in
-   * `outbox` (the relay sees no event of it), and its photos whose display variants are to be
-   * made, kept here rather than in `pendingVariants` (no variant is made of it). The import's
-   * commit moves both where they belong and gives the trips their owner, in one update of them
-   * all (`revealImport`).
-   */
-  heldOutbox?: OutboxEntry[];
-  heldVariants?: string[];
-}
-
-/** A trip as read for a change: the aggregate and the `rev` its change is written over. */
-export type TripRead = TripDoc & Pick<StoredTripDoc, 'rev'>;
-
-/** A trip as read under its share link: the trip with its link and journal texts. */
-export type SharedTripRead = TripRead & Pick<StoredTripDoc, 'share' | 'stories'>;
-
-/**
- * What no read of a whole trip needs: the pending events, the relay's bookkeeping, the list's
- * stored summary, the idempotency records and the trash. Excluded rather than the rest
- * included: the local server projects nested inclusions slowly (see "Benchmarks").
- */
-const BOOKKEEPING = {
-  outbox: 0,
-  outboxPending: 0,
-  outboxClaim: 0,
-  summaryJson: 0,
-  summaryVersion: 0,
-  photoAdd: 0,
-  trashedPhotos: 0,
-  heldOutbox: 0,
-  heldVariants: 0,
-  ...WITHOUT_IDEMPOTENCY,
-} as const;
-
-/** A trip's fields (`TripRead`): neither its bookkeeping nor its share link and journal texts. */
-const TRIP_FIELDS = { projection: { ...BOOKKEEPING, share: 0, stories: 0 } } as const;
-
-/** A trip as its link shows it (`SharedTripRead`), journal texts included or not. */
-const SHARED_FIELDS = {
-  withStories: { projection: BOOKKEEPING },
-  withoutStories: { projection: { ...BOOKKEEPING, stories: 0 } },
-} as const;
-
-/**
- * What `GET /api/mytrips` reads of a trip: its `summaryJson` (one string: no story, no storage
- * keys, no nested array path to project, nothing to decode into objects), which of its photos
- * are still pending, and what the list is sorted and checked by.
- */
-const SUMMARY = {
-  projection: { summaryJson: 1, summaryVersion: 1, pendingVariants: 1, createdAt: 1 },
-} as const;
-
-/** What a trip's `summaryJson` is made from (`tripSummaryJson`). */
-const SUMMARY_SOURCE = {
-  projection: {
-    name: 1,
-    startDate: 1,
-    endDate: 1,
-    visibility: 1,
-    'destinations._id': 1,
-    'destinations.name': 1,
-    'destinations.latitude': 1,
-    'destinations.longitude': 1,
-    'destinations.startDate': 1,
-    'destinations.endDate': 1,
-    'destinations.story': 1,
-    'destinations.photos.id': 1,
-  },
-} as const;
-
-/** What trips stored before per-trip visibility are: what an event without one says (`friends`). */
-const DEFAULT_VISIBILITY = visibilityOf({});
-
-/** The owner's list, newest first: `{ ownerId, createdAt, _id }` is its index. */
-const BY_OWNER_NEWEST = { createdAt: -1, _id: -1 } as const;
-
-/** Filter of the state a change was computed from (`rev`, absent on trips older than it). */
-const atRev = (rev: number | undefined): Document =>
-  rev === undefined ? { rev: { $exists: false } } : { rev };
-
-/** Where the journal text of a destination is kept in its trip (`StoredTripDoc.stories`). */
-const storyPath = (destinationId: string): string => `stories.${destinationId}`;
-
-/**
- * The `$set` of a change's destinations: when the list keeps the same destinations in the same
- * order (an edit of some of them), only the entries that differ, by position (the update is
- * conditional on the version and `rev` they were read at, so positions are those of the stored
- * list); otherwise the whole list. An edit of one story then sends one destination, not all.
- */
-function destinationsUpdate(
-  before: readonly TripDoc['destinations'][number][],
-  after: readonly TripDoc['destinations'][number][],
-): Document {
-  const sameList =
-    before.length === after.length && before.every((d, i) => d._id === after[i]!._id);
-  if (!sameList) return { destinations: after };
-  const changed: Document = {};
-  after.forEach((d, i) => {
-    if (!isDeepStrictEqual(d, before[i])) changed[`destinations.${i}`] = d;
-  });
-  return changed;
-}
-
-/** How many trips an instance keeps as it last wrote them (`TripsRepo.writtenHere`). */
+/** How many trips an instance keeps as it last wrote them (`TripsStore.writtenHere`). */
 export const WRITTEN_HERE_MAX = 64;
 
 /**
@@ -201,10 +61,16 @@ export const WRITTEN_HERE_MAX = 64;
  * answered before every instance's cached list of that owner is out of date (`MyTripsCache`).
  * The relay's writes change no list (its removal is of a trip the list already leaves out).
  */
-export class TripsRepo {
+export class TripsStore {
   readonly collection: Collection<StoredTripDoc>;
   /** Per owner, the version of what `GET /api/mytrips` answers (`list_versions`). */
-  readonly versions: ListVersions;
+  readonly versions: ListVersionsStore;
+  /** The trips of imports still running, hidden until their import commits. */
+  readonly hidden: HiddenTripsStore;
+  /** Trips' share links and journal texts. */
+  readonly shared: SharedTripsStore;
+  /** Removed photos whose objects are still to be removed from the bucket. */
+  readonly trash: TrashStore;
   /**
    * The `Idempotency-Key`s of `POST /api/trips`, kept in the trips they created (service-kit
    * `MongoIdempotency`: a unique index on them, made and pruned by `openMongoService`).
@@ -227,7 +93,10 @@ export class TripsRepo {
 
   constructor(db: Db, name = 'trips') {
     this.collection = db.collection<StoredTripDoc>(name);
-    this.versions = new ListVersions(db);
+    this.versions = new ListVersionsStore(db);
+    this.hidden = new HiddenTripsStore(this.collection, this.versions);
+    this.shared = new SharedTripsStore(this.collection);
+    this.trash = new TrashStore(this.collection);
     this.idempotency = new MongoIdempotency(this.collection);
     this.photoAdds = new MongoIdempotency(this.collection, undefined, { field: 'photoAdd' });
   }
@@ -295,59 +164,6 @@ export class TripsRepo {
       }),
     );
     await this.versions.bump(trip.ownerId);
-  }
-
-  /**
-   * Inserts a trip of the running import `importId`, hidden (`StoredTripDoc.heldOutbox`): under
-   * `importOwner(importId)`, its `trip.created` (made for its real owner) and its photos'
-   * variants held. No list version moves: no list shows it.
-   */
-  async insertHidden(trip: TripDoc, importId: string, events: OutboxEntry[]): Promise<void> {
-    const { pendingVariants, ...rest } = trip;
-    await this.collection.insertOne({
-      ...rest,
-      ownerId: importOwner(importId),
-      summaryJson: tripSummaryJson(trip),
-      summaryVersion: SUMMARY_VERSION,
-      rev: 0,
-      heldOutbox: events,
-      ...(pendingVariants && pendingVariants.length > 0 ? { heldVariants: pendingVariants } : {}),
-    });
-  }
-
-  /**
-   * The commit of the import `importId`: every trip it wrote hidden gets `ownerId`, its
-   * `trip.created` into the outbox (flagged for the relay) and its photos into
-   * `pendingVariants`, in ONE update of them all (a single `updateMany`, which the server
-   * carries out whole even when the caller dies meanwhile); then the owner's list version is
-   * bumped. Idempotent: run again (a retry, the sweeper rolling a commit forward) it finds
-   * nothing hidden and only bumps. Returns how many trips it showed.
-   */
-  async revealImport(importId: string, ownerId: string): Promise<number> {
-    const result = await this.collection.updateMany(
-      { ownerId: importOwner(importId) },
-      {
-        $set: { ownerId, outboxPending: true },
-        $rename: { heldOutbox: 'outbox', heldVariants: 'pendingVariants' },
-      },
-    );
-    await this.versions.bump(ownerId);
-    return result.modifiedCount;
-  }
-
-  /** The trips the import `importId` wrote and still hides: ids and held variants. */
-  async hidden(importId: string): Promise<Pick<StoredTripDoc, '_id' | 'heldVariants'>[]> {
-    return this.collection
-      .find({ ownerId: importOwner(importId) }, { projection: { _id: 1, heldVariants: 1 } })
-      .toArray();
-  }
-
-  /**
-   * Removes a hidden trip of the import `importId` (it failed, or died): never shown, never
-   * announced, so nothing else knows of it and the document simply goes.
-   */
-  async removeHidden(importId: string, tripId: string): Promise<void> {
-    await this.collection.deleteOne({ _id: tripId, ownerId: importOwner(importId) });
   }
 
   /**
@@ -432,27 +248,6 @@ export class TripsRepo {
     if (this.written.size > WRITTEN_HERE_MAX) {
       this.written.delete(this.written.keys().next().value!);
     }
-  }
-
-  /** Trips with removed photos whose objects are still to be removed (at most `limit`). */
-  async withTrash(limit: number): Promise<Pick<StoredTripDoc, '_id' | 'trashedPhotos'>[]> {
-    return this.collection
-      .find({ trashedPhotos: { $exists: true } }, { projection: { trashedPhotos: 1 } })
-      .limit(limit)
-      .toArray();
-  }
-
-  /** Takes photos whose objects were removed off the trip's trash (the field goes once empty). */
-  async takeOutTrash(tripId: string, photoIds: readonly string[]): Promise<void> {
-    if (photoIds.length === 0) return;
-    await this.collection.updateOne(
-      { _id: tripId },
-      { $pull: { trashedPhotos: { $in: [...photoIds] } } },
-    );
-    await this.collection.updateOne(
-      { _id: tripId, trashedPhotos: { $size: 0 } },
-      { $unset: { trashedPhotos: '' } },
-    );
   }
 
   /**
@@ -592,85 +387,5 @@ export class TripsRepo {
     if (result.modifiedCount !== 1) return false;
     await this.versions.bump(current.ownerId);
     return true;
-  }
-
-  /**
-   * Puts `link` as the live link of the owner's live trip, replacing any other (its token stops
-   * working in the same write). False when the trip is not the owner's live trip (nothing
-   * written). Neither the version nor the list version moves: the link is not in either.
-   */
-  async putShareLink(tripId: string, ownerId: string, link: ShareLinkDoc): Promise<boolean> {
-    const result = await this.collection.updateOne(
-      { _id: tripId, ownerId, ...notDeleted },
-      { $set: { share: link } },
-    );
-    return result.matchedCount === 1;
-  }
-
-  /** The owner's live trip's link (live or expired): `{}` when none, null when no such trip. */
-  async shareLinkOf(tripId: string, ownerId: string): Promise<Pick<StoredTripDoc, 'share'> | null> {
-    return this.collection.findOne(
-      { _id: tripId, ownerId, ...notDeleted },
-      { projection: { _id: 0, share: 1 } },
-    );
-  }
-
-  /**
-   * Removes the owner's live trip's link: what it was (`{}` when it had none), or null when no
-   * such trip. One write of the trip, leaving its version alone.
-   */
-  async revokeShareLink(
-    tripId: string,
-    ownerId: string,
-  ): Promise<Pick<StoredTripDoc, 'share'> | null> {
-    return this.collection.findOneAndUpdate(
-      { _id: tripId, ownerId, ...notDeleted },
-      { $unset: { share: '' } },
-      { projection: { _id: 0, share: 1 }, returnDocument: 'before' },
-    );
-  }
-
-  /**
-   * The trip whose link's token hashes to `tokenHash` (the only way a visitor's link is found:
-   * one indexed read), with its link and, if asked, its journal texts. Whether the trip is live
-   * (its soft-delete unsets `share`, so a deleted one is found only if an older instance deleted
-   * it) and the link too is the caller's check (`domain/share.ts` `checkSharedLink`): the filter
-   * is the index's key alone, as the local server uses an index only for a filter on exactly
-   * its keys (with `deletedAt` beside it, it scans the collection).
-   */
-  async findShared(
-    tokenHash: string,
-    options: { stories: boolean },
-  ): Promise<SharedTripRead | null> {
-    return this.collection.findOne(
-      { 'share.tokenHash': tokenHash },
-      options.stories ? SHARED_FIELDS.withStories : SHARED_FIELDS.withoutStories,
-    );
-  }
-
-  /**
-   * Keeps `story` as the journal text of `destinationId` in the live trip of `ownerId` holding
-   * that destination, unless a save at least as new is kept already (a late, older event
-   * changes nothing: compared in the update's filter). One conditional update of the trip, so a
-   * change removing the destination or the trip's delete either lands after it (and unsets it)
-   * or before it (and it matches nothing). True when written. `destinationId` must be an id we
-   * make (`isTripId`): it names a field.
-   */
-  async saveStory(
-    destinationId: string,
-    ownerId: string,
-    story: JournalStoryDoc,
-  ): Promise<boolean> {
-    const path = storyPath(destinationId);
-    const result = await this.collection.updateOne(
-      {
-        'destinations._id': destinationId,
-        ownerId,
-        ...notDeleted,
-        $or: [{ [path]: { $exists: false } }, { [`${path}.savedAt`]: { $lt: story.savedAt } }],
-      },
-      { $set: { [path]: story } },
-    );
-    return result.modifiedCount === 1;
   }
 }

@@ -6,10 +6,10 @@ import { Messages } from '../domain/limits';
 import { photoPrefix, type TripDoc } from '../domain/trip';
 import { tripUpdatedEntry } from '../events/outbox';
 import { readOwned } from './read-trip';
-import type { TripRead, TripsRepo } from '../store/trips';
+import type { TripRead, TripsStore } from '../store/trips';
 
 export interface ChangeTripDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   photos: ObjectStore;
   relay?: Pick<OutboxRelay, 'kick'>;
   logger: Logger;
@@ -30,14 +30,14 @@ export interface Changed {
  * removed): read the trip (someone else's, unknown, deleted: NotFoundError), check it is at a
  * version the client named (`If-Match`: else StaleTripError, nothing changes), compute the
  * change (pure: `compute` throws what it refuses), then write it with its `trip.updated` in one
- * update over exactly the state it was computed from (`TripsRepo.applyChange`). When that
+ * update over exactly the state it was computed from (`TripsStore.applyChange`). When that
  * state moved only by a display variant being recorded, it reads and computes again; when the
  * version moved (another change won), the next read's check answers StaleTripError. Once
  * written, the relay is kicked and the objects of the photos the change took away are removed
  * (`removeTrashedPhotos`).
  *
  * The read is skipped when this instance's last change of the trip left it at the version the
- * client names (`TripsRepo.writtenHere`): the edit screen sends each change with the ETag of
+ * client names (`TripsStore.writtenHere`): the edit screen sends each change with the ETag of
  * the previous answer. The conditional update is the check either way: a kept copy out of date
  * writes nothing, and the change reads the trip as above.
  */
@@ -103,7 +103,7 @@ export async function removeTrashedPhotos(
   if (photoIds.length === 0) return;
   try {
     for (const photoId of photoIds) await deps.photos.removePrefix(photoPrefix(tripId, photoId));
-    await deps.trips.takeOutTrash(tripId, photoIds);
+    await deps.trips.trash.takeOut(tripId, photoIds);
   } catch (err) {
     deps.logger.error(
       { err, tripId },
@@ -119,7 +119,7 @@ const TRASH_PER_RUN = 100;
 export async function resumeTrash(
   deps: Pick<ChangeTripDeps, 'trips' | 'photos' | 'logger'>,
 ): Promise<number> {
-  const trips = await deps.trips.withTrash(TRASH_PER_RUN);
+  const trips = await deps.trips.trash.list(TRASH_PER_RUN);
   for (const trip of trips) await removeTrashedPhotos(deps, trip._id, trip.trashedPhotos ?? []);
   return trips.length;
 }

@@ -15,7 +15,7 @@ import {
   type TripDoc,
 } from '../domain/trip';
 import { tripCreatedEntry } from '../events/outbox';
-import type { TripsRepo } from '../store/trips';
+import type { TripsStore } from '../store/trips';
 import { photosToStore, processPhotos, storeUpload, type StorePhotosDeps } from './store-photos';
 
 /** A photo of the form, written to the request's spool directory and typed by its content. */
@@ -25,7 +25,7 @@ export interface SpooledPhoto extends SpooledImage {
 }
 
 export interface CreateTripDeps extends StorePhotosDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   relay?: Pick<OutboxRelay, 'kick'>;
   now: () => Date;
   /** Makes the display variants of a new trip's photos, after it is answered. */
@@ -76,7 +76,7 @@ export function createTrip(
  * removes the objects, unless the trip exists (then only the record goes).
  *
  *
- * With `importId` (`POST /api/import`), the trip is inserted hidden (`TripsRepo.insertHidden`:
+ * With `importId` (`POST /api/import`), the trip is inserted hidden (`HiddenTripsStore.insert`:
  * no list, read or event sees it, no display variant is made) until the import commits and
  * shows all its trips at once; the relay is not kicked and no variant queued here.
  */
@@ -114,7 +114,7 @@ export async function storeNewTrip(
     () =>
       importId === undefined
         ? deps.trips.insert(trip, [tripCreatedEntry(trip, now)])
-        : deps.trips.insertHidden(trip, importId, [tripCreatedEntry(trip, now)]),
+        : deps.trips.hidden.insert(trip, importId, [tripCreatedEntry(trip, now)]),
     () => abandonUpload(deps, tripId),
   );
   if (importId !== undefined) return trip;

@@ -1,13 +1,13 @@
 import type { FriendshipProjection } from '@wayfarer/service-kit/mongo';
 import { NotFoundError } from '../domain/errors';
-import type { ImportsRepo } from '../store/imports';
-import type { PendingUploadsRepo } from '../store/pending-uploads';
+import type { ImportsStore } from '../store/imports';
+import type { PendingUploadsStore } from '../store/pending-uploads';
 import { deleteTrip, type DeleteTripDeps } from './delete-trip';
 import { discardImport, revealImport } from './import-unit';
 
 export interface EraseUserDeps extends DeleteTripDeps {
-  pending: PendingUploadsRepo;
-  imports: ImportsRepo;
+  pending: PendingUploadsStore;
+  imports: ImportsStore;
   friendships: FriendshipProjection;
 }
 

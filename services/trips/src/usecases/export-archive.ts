@@ -12,11 +12,11 @@ import {
 } from '../domain/archive';
 import { exportTripFile } from '../domain/export';
 import type { ExportAreasClient } from '../store/export-areas';
-import type { TripsRepo } from '../store/trips';
+import type { TripsStore } from '../store/trips';
 import { ZipDownload } from './zip-download';
 
 export interface ExportArchiveDeps {
-  trips: Pick<TripsRepo, 'listByOwner'>;
+  trips: Pick<TripsStore, 'listByOwner'>;
   photos: Pick<ObjectStore, 'readLarge'>;
   areas: Pick<ExportAreasClient, 'fetchAll'>;
   logger: Logger;

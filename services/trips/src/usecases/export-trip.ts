@@ -6,11 +6,11 @@ import {
   tripFileTitle,
   type TripFile,
 } from '../domain/export';
-import type { TripsRepo } from '../store/trips';
+import type { TripsStore } from '../store/trips';
 import { readOwned } from './read-trip';
 
 export interface ExportTripDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   now: () => Date;
 }
 

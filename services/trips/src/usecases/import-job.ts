@@ -14,7 +14,7 @@ import { ReadDeadline } from '../domain/import/bounds';
 import { holdImportLease } from '../jobs/import-lease';
 import { ImportRateError, UnavailableError } from '../domain/errors';
 import { newId } from '../domain/trip';
-import type { ImportDoc, ImportsRepo } from '../store/imports';
+import type { ImportDoc, ImportsStore } from '../store/imports';
 import {
   importTrips,
   type ImportMade,
@@ -25,7 +25,7 @@ import { abandonImport, discardImport, revealImport, type ImportUnitDeps } from 
 
 export type ImportJobDeps = ImportTripsDeps &
   ImportUnitDeps & {
-    imports: ImportsRepo;
+    imports: ImportsStore;
     /** An import's lease (`IMPORT_LEASE_MS`), renewed every third of it while it runs. */
     importLeaseMs: number;
     /** How long reading its file may take (`IMPORT_READ_TIMEOUT_MS`). */

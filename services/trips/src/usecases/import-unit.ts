@@ -1,8 +1,8 @@
 import type { Logger, OutboxRelay } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
 import { tripPrefix, type TripDoc } from '../domain/trip';
-import type { ImportDoc, ImportsRepo } from '../store/imports';
-import type { TripsRepo } from '../store/trips';
+import type { ImportDoc, ImportsStore } from '../store/imports';
+import type { TripsStore } from '../store/trips';
 
 /*
  * The two ways an import ends (all of its trips or none), shared by the request
@@ -11,8 +11,8 @@ import type { TripsRepo } from '../store/trips';
  */
 
 export interface ImportUnitDeps {
-  trips: TripsRepo;
-  imports: ImportsRepo;
+  trips: TripsStore;
+  imports: ImportsStore;
   photos: ObjectStore;
   logger: Logger;
   relay?: Pick<OutboxRelay, 'kick'>;
@@ -22,7 +22,7 @@ export interface ImportUnitDeps {
 
 /**
  * Shows a committed import (`committing`): its hidden trips get their owner, their
- * `trip.created` and their photos' variants at once (`TripsRepo.revealImport`: one update of
+ * `trip.created` and their photos' variants at once (`HiddenTripsStore.reveal`: one update of
  * them all), then the record is `done`. Idempotent (a retry or the sweeper finishing what a dead
  * process began).
  */
@@ -30,8 +30,8 @@ export async function revealImport(
   deps: ImportUnitDeps,
   doc: Pick<ImportDoc, '_id' | 'ownerId'>,
 ): Promise<void> {
-  const held = await deps.trips.hidden(doc._id);
-  await deps.trips.revealImport(doc._id, doc.ownerId);
+  const held = await deps.trips.hidden.list(doc._id);
+  await deps.trips.hidden.reveal(doc._id, doc.ownerId);
   await deps.imports.markDone(doc._id);
   deps.relay?.kick();
   for (const trip of held) {
@@ -50,10 +50,10 @@ export async function discardImport(
   deps: Pick<ImportUnitDeps, 'trips' | 'photos'>,
   importId: string,
 ): Promise<number> {
-  const hidden = await deps.trips.hidden(importId);
+  const hidden = await deps.trips.hidden.list(importId);
   for (const { _id: tripId } of hidden) {
     await deps.photos.removePrefix(tripPrefix(tripId));
-    await deps.trips.removeHidden(importId, tripId);
+    await deps.trips.hidden.remove(importId, tripId);
   }
   return hidden.length;
 }

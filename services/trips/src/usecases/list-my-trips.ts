@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib } from 'node:zlib';
 import { tripSummariesJson } from '../domain/trip';
 import type { MyTripsCache } from '../store/mytrips-cache';
-import type { TripsRepo } from '../store/trips';
+import type { TripsStore } from '../store/trips';
 
 const brotli = promisify(brotliCompress);
 
@@ -27,7 +27,7 @@ export class MyTripsBody {
 }
 
 export interface ListMyTripsDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   /** This instance's kept lists (`MYTRIPS_CACHE_MAX_BYTES`; disabled at 0). */
   mytrips: MyTripsCache<MyTripsBody>;
 }

@@ -4,10 +4,10 @@ import { imageTypeOfExtension, type ImageQueue, type ObjectStore } from '@wayfar
 import { PHOTO_DISPLAY, renderVariant, variantType } from '@wayfarer/storage/pipeline';
 import type { SpoolArea } from '@wayfarer/storage';
 import { photoKeys, photoPosition, type StoredVariant, type TripDoc } from '../domain/trip';
-import type { TripRead, TripsRepo } from '../store/trips';
+import type { TripRead, TripsStore } from '../store/trips';
 
 export interface PhotoVariantsDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   photos: ObjectStore;
   /** The instance's bound on image work: variants run at `later` priority. */
   images: ImageQueue;

@@ -1,10 +1,10 @@
 import { mayRead, readAccess } from '../domain/access';
 import { NotFoundError } from '../domain/errors';
 import { isTripId } from '../domain/trip';
-import type { TripRead, TripsRepo } from '../store/trips';
+import type { TripRead, TripsStore } from '../store/trips';
 
 export interface ReadTripDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   friendships: { areFriends(a: string, b: string): Promise<boolean> };
 }
 

@@ -3,11 +3,11 @@ import { SHARE_TOKEN_BYTES, type ShareLink, type ShareLinkInput } from '@wayfare
 import { NotFoundError } from '../domain/errors';
 import { isLinkLive, linkExpiry, newShareLink, shareToken, toApiShareLink } from '../domain/share';
 import { isTripId } from '../domain/trip';
-import type { TripsRepo } from '../store/trips';
+import type { TripsStore } from '../store/trips';
 import { readOwned } from './read-trip';
 
 export interface ShareLinkDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   now: () => Date;
 }
 
@@ -29,7 +29,8 @@ export async function createShareLink(
   const token = shareToken(randomBytes(SHARE_TOKEN_BYTES));
   const link = newShareLink({ token, input, expiresAt, now });
   // deleted since the read: as if it had not been found
-  if (!(await deps.trips.putShareLink(trip._id, ownerId, link))) throw new NotFoundError('trip');
+  if (!(await deps.trips.shared.putShareLink(trip._id, ownerId, link)))
+    throw new NotFoundError('trip');
   return toApiShareLink(link);
 }
 
@@ -39,7 +40,7 @@ export async function readShareLink(
   ownerId: string,
   tripId: string,
 ): Promise<ShareLink> {
-  const found = isTripId(tripId) ? await deps.trips.shareLinkOf(tripId, ownerId) : null;
+  const found = isTripId(tripId) ? await deps.trips.shared.shareLinkOf(tripId, ownerId) : null;
   if (!found) throw new NotFoundError('trip');
   const link = found.share;
   if (!link || !isLinkLive(link, deps.now())) throw new NotFoundError('share-link');
@@ -56,7 +57,7 @@ export async function revokeShareLink(
   ownerId: string,
   tripId: string,
 ): Promise<void> {
-  const found = isTripId(tripId) ? await deps.trips.revokeShareLink(tripId, ownerId) : null;
+  const found = isTripId(tripId) ? await deps.trips.shared.revokeShareLink(tripId, ownerId) : null;
   if (!found) throw new NotFoundError('trip');
   const removed = found.share;
   if (!removed || !isLinkLive(removed, deps.now())) throw new NotFoundError('share-link');

@@ -2,10 +2,10 @@ import type { SharedTrip } from '@wayfarer/contracts';
 import { NotFoundError } from '../domain/errors';
 import { checkSharedLink, sharedTokenHash, toSharedTrip, type ShareLinkDoc } from '../domain/share';
 import { isPhotoId, servedPhoto, type ServedPhoto } from '../domain/trip';
-import type { SharedTripRead, TripsRepo } from '../store/trips';
+import type { SharedTripRead, TripsStore } from '../store/trips';
 
 export interface SharedTripDeps {
-  trips: TripsRepo;
+  trips: TripsStore;
   now: () => Date;
   /** Whether an account is closed (service-kit `AccessFences`, written before auth answered). */
   fences: { isClosed(userId: string): Promise<boolean> };
@@ -25,7 +25,7 @@ export async function openSharedLink(
   options: { stories: boolean },
 ): Promise<{ link: ShareLinkDoc; trip: SharedTripRead }> {
   const tokenHash = sharedTokenHash(token);
-  const trip = await deps.trips.findShared(tokenHash, options);
+  const trip = await deps.trips.shared.findShared(tokenHash, options);
   const open = checkSharedLink(trip, tokenHash, deps.now());
   if (await deps.fences.isClosed(open.trip.ownerId)) throw new NotFoundError('shared');
   return open;

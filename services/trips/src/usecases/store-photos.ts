@@ -13,7 +13,7 @@ import { InvalidTripError, UnavailableError } from '../domain/errors';
 import { describeFile } from '../domain/form';
 import { Messages } from '../domain/limits';
 import { newPhotoId, photoKeys, type PhotoDoc } from '../domain/trip';
-import type { PendingUploadDoc, PendingUploadsRepo } from '../store/pending-uploads';
+import type { PendingUploadDoc, PendingUploadsStore } from '../store/pending-uploads';
 
 /*
  * Storing uploaded photos, the part a new trip and photos added to a saved one share: each
@@ -33,7 +33,7 @@ const UPLOAD_CONCURRENCY = 4;
 
 export interface StorePhotosDeps {
   /** Uploads in progress: recorded before the first object is written (see `UploadLease`). */
-  pending: PendingUploadsRepo;
+  pending: PendingUploadsStore;
   photos: ObjectStore;
   logger: Logger;
   /** How long an upload's record holds without renewal before the sweeper may take it. */

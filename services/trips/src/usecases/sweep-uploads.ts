@@ -1,12 +1,12 @@
 import type { Logger } from '@wayfarer/service-kit';
 import type { ObjectStore } from '@wayfarer/storage';
 import { photoPrefix, tripIdOfPrefix, tripIdTime, tripPrefix } from '../domain/trip';
-import type { PendingUploadDoc, PendingUploadsRepo } from '../store/pending-uploads';
-import type { TripsRepo } from '../store/trips';
+import type { PendingUploadDoc, PendingUploadsStore } from '../store/pending-uploads';
+import type { TripsStore } from '../store/trips';
 
 export interface SweepUploadsDeps {
-  trips: TripsRepo;
-  pending: PendingUploadsRepo;
+  trips: TripsStore;
+  pending: PendingUploadsStore;
   photos: ObjectStore;
   logger: Logger;
   /** An upload's lease (`UPLOAD_LEASE_MS`): what is younger is never touched. */

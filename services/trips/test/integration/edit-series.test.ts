@@ -15,7 +15,7 @@ import {
 
 /**
  * A series of changes to one trip starts each change from the trip as the instance's last
- * change left it (`TripsRepo.writtenHere`) instead of reading it again. What must hold: the
+ * change left it (`TripsStore.writtenHere`) instead of reading it again. What must hold: the
  * kept copy is the stored trip, and a kept copy out of date (another instance's change, a
  * display variant recorded, a delete) never writes over what it does not know.
  */

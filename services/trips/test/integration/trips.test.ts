@@ -320,7 +320,7 @@ describe('a trip from creation to deletion', () => {
 });
 
 describe('the list of trips stored before their summary was kept', () => {
-  it('is answered the same: made at read time, then stored at start (TripsRepo.init)', async () => {
+  it('is answered the same: made at read time, then stored at start (TripsStore.init)', async () => {
     const owner = newUserId();
     const long = 'A long day by the fjord. '.repeat(10);
     const res = await postTrip(

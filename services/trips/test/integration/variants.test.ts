@@ -19,7 +19,7 @@ import {
   JOURNAL_STORIES_CONSUMER,
 } from '../../src/events/consumers';
 import { createService } from '../../src/service';
-import type { TripsRepo } from '../../src/store/trips';
+import type { TripsStore } from '../../src/store/trips';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
 async function bytesOf(stream: Readable | null): Promise<Buffer> {
@@ -31,7 +31,7 @@ async function bytesOf(stream: Readable | null): Promise<Buffer> {
 const oslo = { name: 'Oslo', latitude: '59.91', longitude: '10.75' };
 
 /** Puts a trip's first photo back to "display variant not made yet" (a crash's state). */
-async function unmakeVariant(trips: TripsRepo, tripId: string): Promise<string> {
+async function unmakeVariant(trips: TripsStore, tripId: string): Promise<string> {
   const doc = (await trips.collection.findOne({ _id: tripId }))!;
   const photo = doc.destinations[0]!.photos[0]!;
   await trips.collection.updateOne(

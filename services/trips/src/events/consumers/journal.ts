@@ -1,6 +1,6 @@
 import { JournalSaved, readEvent, Topics, type EventEnvelope } from '@wayfarer/contracts';
 import type { MongoProjectionSpec } from '@wayfarer/service-kit/mongo';
-import type { TripsRepo } from '../../store/trips';
+import type { TripsStore } from '../../store/trips';
 import { keepJournalStory } from '../../usecases/keep-journal-story';
 import { CONSUMERS } from '.';
 
@@ -11,7 +11,7 @@ import { CONSUMERS } from '.';
  * is dated by the event's `occurredAt` (the payload's `date` is the client's).
  */
 export function storiesProjection(
-  trips: TripsRepo,
+  trips: TripsStore,
   options: { groupId: string },
 ): MongoProjectionSpec {
   return {
@@ -22,7 +22,7 @@ export function storiesProjection(
   };
 }
 
-export async function applyJournalSaved(trips: TripsRepo, event: EventEnvelope): Promise<void> {
+export async function applyJournalSaved(trips: TripsStore, event: EventEnvelope): Promise<void> {
   const saved = readEvent(JournalSaved, event);
   if (!saved || saved.payload.content === undefined) return;
   const { destinationId, ownerId, content } = saved.payload;
