@@ -29,12 +29,9 @@
  * `PROFILE=1` also starts the gateway with `--cpu-prof` (profile in .data/bench/),
  * `PROFILE=traced` the gateway traced at TRACE_RATIO, `PROFILE=1,traced` both.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { SESSION_COOKIE } from '@wayfarer/contracts';
 import {
   dropDatabase,
@@ -47,88 +44,21 @@ import {
   testInfra,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import { recordBudget } from '../lib/results';
-import { wrk, wrkAvailable } from '../lib/wrk';
+import { freePort } from '@wayfarer/test-kit/faults';
+import { wrkAvailable } from '../lib/wrk';
+import { recordHopBudgets } from './hop-budgets';
+import { LOADGEN, median, PATH, run as runLoad, SIDES, type Run, type Side } from './hop-load';
+import { start, stop, type Proc } from './hop-procs';
 import { nginxAvailable, startNginx } from './nginx';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTION_LEVELS = [10, 50];
-const PATH = '/api/userDetails';
-/** The load generator: wrk (C, default; `bench/lib/wrk.ts` says why) or autocannon (Node). */
-const LOADGEN = process.env.LOADGEN ?? 'wrk';
 if (LOADGEN === 'wrk' && !wrkAvailable()) {
   throw new Error('wrk is not installed: apt-get install wrk (scripts/bench.sh does it)');
 }
 if (!nginxAvailable()) {
   throw new Error('nginx is not installed: apt-get install nginx (scripts/bench.sh does it)');
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-interface Proc {
-  child: ChildProcess;
-  port: number;
-  url: string;
-  cpu(): Promise<number>; // user + system, µs
-}
-
-const children: ChildProcess[] = [];
-process.once('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-// interrupted (Ctrl-C, a timeout): exit, so that the hook above stops every child
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
-
-async function start(
-  role: string,
-  env: Record<string, string>,
-  execArgv: string[] = [],
-  script = join(import.meta.dirname, 'hop-process.ts'),
-) {
-  const port = await freePort();
-  const child = fork(script, {
-    execArgv: ['--import', 'tsx', ...execArgv],
-    env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${role} exited (${code})`)));
-    child.on('message', (m: { ready?: boolean }) => m.ready && resolve());
-  });
-  let nextId = 1;
-  const proc: Proc = {
-    child,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    cpu: () =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        const onMessage = (m: { id?: number; cpu?: NodeJS.CpuUsage }) => {
-          if (m.id !== id || !m.cpu) return;
-          child.off('message', onMessage);
-          resolve(m.cpu.user + m.cpu.system);
-        };
-        child.on('message', onMessage);
-        child.send({ id, kind: 'cpu' });
-      }),
-  };
-  return proc;
-}
-
-async function stop(proc: Proc) {
-  if (proc.child.exitCode !== null) return;
-  proc.child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => proc.child.once('exit', resolve));
-  proc.child.kill('SIGTERM');
-  await exited;
 }
 
 const secret = TEST_IDENTITY_PROOF_SECRET;
@@ -235,19 +165,6 @@ const { userId } = (await (
 
 /** The proof auth wants, as the gateway would mint it (fresh per run: it lasts 60 s). */
 const proofHeaders = () => gatewayHeaders('GET', PATH, { userId }, secret);
-
-const SIDES = [
-  'direct',
-  'nginx',
-  'gateway',
-  'traced',
-  'bare',
-  'raw',
-  'untelemetered',
-  'tracedAll',
-  'baseline',
-] as const;
-type Side = (typeof SIDES)[number];
 /**
  * `HOP_SIDES=direct,nginx,gateway` runs only those sides and prints each one's medians, no
  * budget (for trying a change quickly).
@@ -278,63 +195,8 @@ const hopOf: Partial<Record<Side, Proc>> = {
   baseline,
 };
 
-interface Run {
-  reqPerSec: number;
-  p50: number;
-  cpuPerRequestUs: number | null;
-  /** auth's CPU per request over the same run. */
-  authCpuUs: number;
-}
-
-async function run(side: Side, connections: number, seconds: number): Promise<Run> {
-  const { url, headers } = targetOf[side]();
-  const hop = hopOf[side];
-  const cpuBefore = hop ? await hop.cpu() : 0;
-  const authBefore = await auth.cpu();
-  const result =
-    LOADGEN === 'wrk'
-      ? await wrk({ url: `${url}${PATH}`, connections, seconds, headers })
-      : await autocannonRun(`${url}${PATH}`, connections, seconds, headers);
-  const cpuAfter = hop ? await hop.cpu() : 0;
-  const authAfter = await auth.cpu();
-  const ok = result.requests - result.non2xx;
-  // an answer wrk waited over 2 s for is a stall of a busy machine, not a failure: said, kept
-  const failed = result.errors - result.timeouts;
-  if (result.non2xx > 0 || failed > 0) {
-    throw new Error(`${side}: ${result.non2xx} non-2xx answers, ${failed} socket errors`);
-  }
-  if (result.timeouts > 0) {
-    console.error(`${side}, ${connections} connections: ${result.timeouts} answers over 2 s`);
-  }
-  return {
-    reqPerSec: result.reqPerSec,
-    p50: result.p50,
-    cpuPerRequestUs: hop ? (cpuAfter - cpuBefore) / ok : null,
-    authCpuUs: (authAfter - authBefore) / ok,
-  };
-}
-
-async function autocannonRun(
-  url: string,
-  connections: number,
-  seconds: number,
-  headers: Record<string, string>,
-) {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
-  return {
-    reqPerSec: result['2xx'] / seconds,
-    requests: result['2xx'] + result.non2xx,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    p50: result.latency.p50,
-    timeouts: result.timeouts,
-  };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+const run = (side: Side, connections: number, seconds: number) =>
+  runLoad(side, targetOf[side](), hopOf[side], auth, connections, seconds);
 
 try {
   // warm-up: JIT, connection pools, the verifier's cache, the revocation copy
@@ -363,94 +225,7 @@ try {
       continue;
     }
     const rounds = `${LOADGEN}, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians`;
-    const ofDirect = (side: Side) => (rps(side) / rps('direct')).toFixed(2);
-    const ofNginx = (side: Side) => (rps(side) / rps('nginx')).toFixed(2);
-    // the throughput budget: the gateway as deployed with tracing on (10% sampled,
-    // to Jaeger) and request metrics, against the NGINX an operator would otherwise run
-    recordBudget({
-      name: `GET /api/userDetails via gateway (tracing ${Number(TRACE_RATIO) * 100}% sampled, metrics) / via NGINX, ${connections} connections`,
-      figure: Math.round(rps('traced')),
-      baseline: Math.round(rps('nginx')),
-      unit: 'req/s',
-      budget: { ratioAtLeast: 0.8 },
-      note: `${rounds}; of direct to auth (${Math.round(rps('direct'))} req/s): gateway ${ofDirect('traced')}x, NGINX ${ofDirect('nginx')}x; gateway CPU ${Math.round(cpu('traced'))} µs per request, NGINX's worker ${Math.round(cpu('nginx'))} µs`,
-    });
-    recordBudget({
-      name: `p50 via gateway (tracing ${Number(TRACE_RATIO) * 100}% sampled, metrics) / via NGINX, ${connections} connections`,
-      figure: p50('traced'),
-      baseline: p50('nginx'),
-      unit: 'ms',
-      budget: { ratioAtMost: 1.5 },
-      note: `${rounds}; p50 direct ${p50('direct')} ms, bare hop ${p50('bare')} ms, minimal proxy ${p50('raw')} ms`,
-    });
-    recordBudget({
-      name: `info: GET /api/userDetails via gateway (metrics, no tracing) / direct to auth, ${connections} connections`,
-      figure: Math.round(rps('gateway')),
-      baseline: Math.round(rps('direct')),
-      unit: 'req/s',
-      budget: { none: true },
-      note: `${rounds}; ${ofNginx('gateway')}x of NGINX; the old budget was >= 0.6x of direct`,
-    });
-    recordBudget({
-      name: `info: GET /api/userDetails via NGINX / direct to auth, ${connections} connections`,
-      figure: Math.round(rps('nginx')),
-      baseline: Math.round(rps('direct')),
-      unit: 'req/s',
-      budget: { none: true },
-      note: `${rounds}; one worker, upstream keep-alive, buffered access log`,
-    });
-    recordBudget({
-      name: `gateway CPU per proxied request / bare @fastify/http-proxy hop, ${connections} connections`,
-      figure: Math.round(cpu('gateway')),
-      baseline: Math.round(cpu('bare')),
-      unit: 'µs',
-      budget: { ratioAtMost: 1.5 },
-      note: `${rounds}; process.cpuUsage of each hop's process over a run / requests answered`,
-    });
-    // what any gateway built on these parts can reach on this machine: the ceilings
-    recordBudget({
-      name: `ceiling: a bare @fastify/http-proxy hop (no check, no log) / via NGINX, ${connections} connections`,
-      figure: Math.round(rps('bare')),
-      baseline: Math.round(rps('nginx')),
-      unit: 'req/s',
-      budget: { none: true },
-      note: `${ofDirect('bare')}x of direct; bare hop CPU ${Math.round(cpu('bare'))} µs per request, p50 ${p50('bare')} ms`,
-    });
-    recordBudget({
-      name: `ceiling: a minimal node:http + undici proxy (no Fastify, no check) / via NGINX, ${connections} connections`,
-      figure: Math.round(rps('raw')),
-      baseline: Math.round(rps('nginx')),
-      unit: 'req/s',
-      budget: { none: true },
-      note: `${ofDirect('raw')}x of direct; its CPU ${Math.round(cpu('raw'))} µs per request, p50 ${p50('raw')} ms`,
-    });
-    // telemetry's cost on the hop
-    const cpuNote = (side: Side) =>
-      `CPU per request ${Math.round(cpu(side))} µs vs ${Math.round(cpu('untelemetered'))} µs without telemetry; p50 ${p50(side)} ms vs ${p50('untelemetered')} ms`;
-    recordBudget({
-      name: `gateway with request metrics / without, ${connections} connections`,
-      figure: Math.round(rps('gateway')),
-      baseline: Math.round(rps('untelemetered')),
-      unit: 'req/s',
-      budget: { ratioAtLeast: 0.9 },
-      note: cpuNote('gateway'),
-    });
-    recordBudget({
-      name: `gateway with tracing (${Number(TRACE_RATIO) * 100}% of requests sampled, to Jaeger) and metrics / neither, ${connections} connections`,
-      figure: Math.round(rps('traced')),
-      baseline: Math.round(rps('untelemetered')),
-      unit: 'req/s',
-      budget: { ratioAtLeast: 0.9 },
-      note: `${cpuNote('traced')}; parentbased_traceidratio ${TRACE_RATIO}`,
-    });
-    recordBudget({
-      name: `info: gateway with tracing (every request sampled, to Jaeger) and metrics / neither, ${connections} connections`,
-      figure: Math.round(rps('tracedAll')),
-      baseline: Math.round(rps('untelemetered')),
-      unit: 'req/s',
-      budget: { none: true },
-      note: `${cpuNote('tracedAll')}; parentbased_always_on (the local default); Jaeger runs on the same machine`,
-    });
+    recordHopBudgets(connections, { rps, p50, cpu }, rounds, TRACE_RATIO);
   }
 } finally {
   await nginx.stop();
