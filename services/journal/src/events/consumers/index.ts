@@ -1,12 +1,9 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import type { Logger } from '@wayfarer/service-kit';
-import {
-  friendshipProjection,
-  startMongoProjections,
-  type MongoProjections,
-} from '@wayfarer/service-kit/mongo';
+import { startMongoProjections, type MongoProjections } from '@wayfarer/service-kit/mongo';
 import type { JournalStores } from '../../store';
+import { friendshipsConsumer } from './friendships';
 import { tripsConsumer } from './trips';
 import { usersConsumer } from './users';
 
@@ -17,7 +14,7 @@ import { usersConsumer } from './users';
 export const CONSUMERS = {
   /** trips' `trips.trip.v1` (trips.ts) */
   trips: 'journal-trips',
-  /** social's friendships (service-kit's `friendshipProjection`) */
+  /** social's friendships (friendships.ts) */
   friendships: 'journal-friendships',
   /** auth's `auth.user.v1`: the erasure of closed accounts (users.ts) */
   erasure: 'journal-erasure',
@@ -62,7 +59,7 @@ export function startProjections(options: ProjectionOptions): Projections {
     ...options,
     projections: {
       trips: tripsConsumer(stores, consumer('trips'), log),
-      friendships: friendshipProjection(stores.friendships, consumer('friendships')),
+      friendships: friendshipsConsumer(stores, consumer('friendships')),
       erasure: usersConsumer(stores, consumer('erasure')),
     },
   });
