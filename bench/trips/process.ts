@@ -17,19 +17,15 @@ import {
 } from '@wayfarer/test-kit';
 import type { MongoClient } from 'mongodb';
 import type { TripInput } from '@wayfarer/contracts';
+import { ERASURE_CONSUMER, FRIENDSHIP_CONSUMER, JOURNAL_STORIES_CONSUMER } from '@wayfarer/trips';
 import {
-  ERASURE_CONSUMER,
-  FRIENDSHIP_CONSUMER,
-  JOURNAL_STORIES_CONSUMER,
   newId,
   newPhotoId,
   newTripDoc,
+  storedTrip,
   type PhotoDoc,
-  SUMMARY_VERSION,
-  tripSummaryJson,
-} from '@wayfarer/trips';
-
-type TripDoc = ReturnType<typeof newTripDoc>;
+  type TripDoc,
+} from '@wayfarer/trips/bench';
 
 export interface Answer {
   ms: number;
@@ -56,7 +52,7 @@ export interface TripsProcess {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -178,6 +174,10 @@ export function benchTrips(options: {
   destinations: number;
   name: (t: number) => string;
   story: (words: number) => string;
+  /** The trips' end date (default 2025-08-30). */
+  endDate?: string;
+  /** When trip t was created (default now). */
+  createdAt?: (t: number) => Date;
 }): TripDoc[] {
   return Array.from({ length: options.count }, (_, t) => {
     const id = newId();
@@ -185,7 +185,7 @@ export function benchTrips(options: {
       visibility: 'friends',
       name: options.name(t),
       startDate: '2025-08-01',
-      endDate: '2025-08-30',
+      endDate: options.endDate ?? '2025-08-30',
       destinations: Array.from({ length: options.destinations }, (_, d) => ({
         name: `Destination ${d} of trip ${t}, Norway`,
         latitude: 59 + d / 10,
@@ -201,7 +201,7 @@ export function benchTrips(options: {
       input,
       destinationIds: input.destinations.map(() => newId()),
       photos: input.destinations.map(() => [benchPhoto(id), benchPhoto(id)]),
-      now: new Date(),
+      now: options.createdAt?.(t) ?? new Date(),
     });
   });
 }
@@ -216,13 +216,5 @@ export async function insertTrips(
   await client
     .db(mongoDb)
     .collection('trips')
-    .insertMany(
-      docs.map((trip) => ({
-        ...trip,
-        summaryJson: tripSummaryJson(trip),
-        summaryVersion: SUMMARY_VERSION,
-        rev: 0,
-        ...extra(trip),
-      })) as never[],
-    );
+    .insertMany(docs.map((trip) => ({ ...storedTrip(trip), ...extra(trip) })) as never[]);
 }

@@ -1,5 +1,5 @@
 /**
- * trips benchmark (issue 9): the trips list, and reads while photos are uploaded.
+ * trips benchmark: the trips list, and reads while photos are uploaded.
  *
  *   node --import tsx bench/trips/trips.bench.ts
  *
@@ -23,12 +23,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib';
 import { MongoClient } from 'mongodb';
 import sharp from 'sharp';
-import type { TripInput } from '@wayfarer/contracts';
 import {
   dropBucket,
   dropConsumerGroups,
@@ -38,15 +36,9 @@ import {
   testInfra,
   uniqueSuffix,
 } from '@wayfarer/test-kit';
-import {
-  newId,
-  newPhotoId,
-  newTripDoc,
-  type PhotoDoc,
-  SUMMARY_VERSION,
-  tripSummaryJson,
-} from '@wayfarer/trips';
+import { benchTrips, freePort, insertTrips } from './process';
 import { recordBudget } from '../lib/results';
+import { percentile } from '../lib/stats';
 
 const TRIPS = 100;
 const DESTINATIONS = 5;
@@ -63,22 +55,7 @@ const KAFKA_GROUP_PREFIX = `bench-${suffix}-`;
 const owner = `bench-owner-${suffix}`;
 const uploader = `bench-uploader-${suffix}`;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const ms = (v: number) => `${v.toFixed(2)} ms`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 // --- the service --------------------------------------------------------------------------
 const port = await freePort();
@@ -228,51 +205,17 @@ try {
   );
   const story = (n: number) =>
     Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
-  const photo = (tripId: string): PhotoDoc => {
-    const id = newPhotoId();
-    return {
-      id,
-      original: { key: `${tripId}/${id}/original.jpg`, contentType: 'image/jpeg', bytes: 2e6 },
-      display: { key: `${tripId}/${id}/display.webp`, contentType: 'image/webp', bytes: 3e5 },
-    };
-  };
-  const docs = Array.from({ length: TRIPS }, (_, t) => {
-    const id = newId();
-    const input: TripInput = {
-      visibility: 'friends',
-      name: `Trip number ${t} through the north`,
-      startDate: '2025-08-01',
-      endDate: '2025-08-20',
-      destinations: Array.from({ length: DESTINATIONS }, (_, d) => ({
-        name: `Destination ${d} of trip ${t}, Norway`,
-        latitude: 59 + d / 10,
-        longitude: 10 + t / 100,
-        startDate: '2025-08-01',
-        endDate: '2025-08-04',
-        story: story(50 + ((t * 5 + d) % 5) * 50),
-      })),
-    };
-    return newTripDoc({
-      id,
-      ownerId: owner,
-      input,
-      destinationIds: input.destinations.map(() => newId()),
-      photos: input.destinations.map(() => [photo(id), photo(id)]),
-      now: new Date(Date.now() - (TRIPS - t) * 1000),
-    });
+  const docs = benchTrips({
+    count: TRIPS,
+    owner,
+    destinations: DESTINATIONS,
+    name: (t) => `Trip number ${t} through the north`,
+    story,
+    endDate: '2025-08-20',
+    createdAt: (t) => new Date(Date.now() - (TRIPS - t) * 1000),
   });
-  // stored as the service's insert stores them (TripsRepo.insert): the list's summary made
-  await client
-    .db(MONGO_DB)
-    .collection('trips')
-    .insertMany(
-      docs.map((trip) => ({
-        ...trip,
-        summaryJson: tripSummaryJson(trip),
-        summaryVersion: SUMMARY_VERSION,
-        rev: 0,
-      })) as never[],
-    );
+  // stored as the service's insert stores them (TripsStore.insert): the list's summary made
+  await insertTrips(client, MONGO_DB, docs);
   // what a write to the owner's trips does besides the write: its list version bumped
   const listVersions = client.db(MONGO_DB).collection<{ _id: string; v: number }>('list_versions');
   const bump = () => listVersions.updateOne({ _id: owner }, { $inc: { v: 1 } }, { upsert: true });
