@@ -1,21 +1,18 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { createSigner } from 'fast-jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { COMPRESSION_THRESHOLD_BYTES } from '../src/compression';
 import { GatewayEnv } from '../src/config';
-import { getBytes as get, type BytesResponse } from './wire';
+import { getBytes as get, type BytesResponse, testSessions } from './wire';
 
 /**
  * Compression on the wire: a real gateway on a port, real Redis, a real upstream service, and a
@@ -53,15 +50,8 @@ function asset(dist: string, path: string, content: string | Buffer, twins = tru
 }
 
 describe('compression at the gateway', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 60_000,
-  });
-  const cookie = () => `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}`;
+  const sessions = testSessions();
+  const cookie = () => sessions.cookie();
 
   const js = `${bigText('console.log', 20_000)}export {};\n`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M0 0L10 10"/>'.repeat(200)}</svg>`;
@@ -114,7 +104,7 @@ describe('compression at the gateway', () => {
       }),
       redis,
       logger: createLogger('gateway-test', 'silent'),
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: randomBytes(32),
     });
     await gateway.listen({ port: 0, host: '127.0.0.1' });

@@ -1,16 +1,13 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createSigner } from 'fast-jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
-import { captureLogs, clientIp, json, send } from './wire';
+import { captureLogs, clientIp, json, send, testSessions } from './wire';
 
 /**
  * The edge protections on the wire: a real gateway listening on a port, real Redis, and a real
@@ -42,15 +39,8 @@ async function startUpstream(): Promise<Upstream> {
 }
 
 describe('gateway edge protections on the wire', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 60_000,
-  });
-  const cookie = () => `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}`;
+  const sessions = testSessions();
+  const cookie = () => sessions.cookie();
   const logs = captureLogs();
   let upstream: Upstream;
   let redis: Redis;
@@ -75,7 +65,7 @@ describe('gateway edge protections on the wire', () => {
     };
     const deps = {
       redis,
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: randomBytes(32),
     };
     // behind a trusted proxy: the client address and scheme come from X-Forwarded-*

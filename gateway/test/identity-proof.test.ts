@@ -1,19 +1,13 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createSigner } from 'fast-jwt';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  IdentityHeaders,
-  SESSION_AUDIENCE,
-  SESSION_COOKIE,
-  SESSION_ISSUER,
-} from '@wayfarer/contracts';
+import { IdentityHeaders, SESSION_COOKIE } from '@wayfarer/contracts';
 import { createLogger, verifyIdentityProof } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { TEST_IDENTITY_PROOF_SECRET, testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
+import { testSessions } from './wire';
 
 const secret = Buffer.from(TEST_IDENTITY_PROOF_SECRET);
 
@@ -39,14 +33,7 @@ async function startEcho(): Promise<{ app: FastifyInstance; url: string }> {
 const verify = (received: Received) => verifyIdentityProof(received, secret);
 
 describe('gateway identity proof', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 60_000,
-  });
+  const sessions = testSessions();
   let echo: { app: FastifyInstance; url: string };
   let gateway: FastifyInstance;
   let redis: Redis;
@@ -66,7 +53,7 @@ describe('gateway identity proof', () => {
       config,
       redis,
       logger: createLogger('gateway-test', 'silent'),
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: secret,
     });
     await gateway.ready();
@@ -84,7 +71,7 @@ describe('gateway identity proof', () => {
       url: '/api/trips/t1?view=full',
       remoteAddress: '203.0.113.7',
       headers: {
-        cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti })}`,
+        cookie: sessions.cookie('user-1', jti),
         // a client's attempt to bring its own identity and proof
         [IdentityHeaders.userId]: 'attacker',
         [IdentityHeaders.clientIp]: '10.0.0.1',

@@ -1,17 +1,15 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { createSigner } from 'fast-jwt';
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { startRedisServer, type RedisServer } from '@wayfarer/test-kit/faults';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { connectRedis } from '../src/redis';
 import { STALENESS_BOUND_MS } from '../src/revocations';
 import { SESSION_STORE_UNAVAILABLE_MESSAGE } from '../src/session';
+import { testSessions } from './wire';
 
 /**
  * Redis goes away for real (its process is killed) under a running gateway, then comes back:
@@ -20,15 +18,8 @@ import { SESSION_STORE_UNAVAILABLE_MESSAGE } from '../src/session';
  * their service, /readyz says redis is down, and everything works again once it is back.
  */
 describe('gateway during a Redis outage', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 60_000,
-  });
-  const cookie = { cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}` };
+  const sessions = testSessions();
+  const cookie = { cookie: sessions.cookie() };
   let redisProcess: RedisServer;
   let redis: Redis;
   let upstream: FastifyInstance;
@@ -45,7 +36,7 @@ describe('gateway during a Redis outage', () => {
     const deps = {
       redis,
       logger,
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: randomBytes(32),
     };
     gateway = await buildApp({

@@ -1,11 +1,8 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { createSigner } from 'fast-jwt';
+import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { createLogger } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import {
   startRedisServer,
   startTcpProxy,
@@ -17,6 +14,7 @@ import { GatewayEnv } from '../src/config';
 import { connectRedis } from '../src/redis';
 import { STALENESS_BOUND_MS } from '../src/revocations';
 import { revokeAsAuthDoes } from './revoke';
+import { testSessions } from './wire';
 
 /**
  * The gateway's local copy of the revoked sessions (`revocations.ts`), against a redis-server
@@ -25,17 +23,10 @@ import { revokeAsAuthDoes } from './revoke';
  * were down is picked up when they come back; and all of it again after Redis restarts.
  */
 describe('gateway revocation copy', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 600_000,
-  });
+  const sessions = testSessions();
   const newSession = () => {
     const jti = randomUUID();
-    return { jti, cookie: { cookie: `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti })}` } };
+    return { jti, cookie: { cookie: sessions.cookie('user-1', jti) } };
   };
   let redisProcess: RedisServer;
   /** A TCP hop between the gateway and Redis that the test can cut (Redis itself stays up). */
@@ -82,7 +73,7 @@ describe('gateway revocation copy', () => {
     gateway = await buildApp({
       redis,
       logger,
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: randomBytes(32),
       config: GatewayEnv.parse({
         PORT: '8080',

@@ -1,25 +1,17 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSigner } from 'fast-jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  SESSION_AUDIENCE,
-  SESSION_COOKIE,
-  SESSION_ISSUER,
-  ShareMessages,
-  SharePaths,
-  type SharedTrip,
-} from '@wayfarer/contracts';
+import { ShareMessages, SharePaths, type SharedTrip } from '@wayfarer/contracts';
 import { createLogger, verifyIdentityProof } from '@wayfarer/service-kit';
-import { publicKeyPem } from '@wayfarer/service-kit/keys';
 import { TEST_IDENTITY_PROOF_SECRET, testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { contentSecurityPolicy } from '../src/csp';
+import { testSessions } from './wire';
 
 /**
  * Share links at the gateway: `/api/shared/...` goes to trips without a session
@@ -119,14 +111,7 @@ async function startTrips(): Promise<{ app: FastifyInstance; url: string }> {
 }
 
 describe('share links at the gateway', () => {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const sign = createSigner({
-    key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    algorithm: 'EdDSA',
-    iss: SESSION_ISSUER,
-    aud: SESSION_AUDIENCE,
-    expiresIn: 60_000,
-  });
+  const sessions = testSessions();
   let trips: { app: FastifyInstance; url: string };
   let redis: Redis;
   /** Behind one trusted proxy (TRUST_PROXY=1): X-Forwarded-* count. */
@@ -140,7 +125,7 @@ describe('share links at the gateway', () => {
     const app = await buildApp({
       redis,
       logger: createLogger('gateway-test', 'silent'),
-      publicKeyPem: publicKeyPem(privateKey),
+      publicKeyPem: sessions.publicKeyPem,
       identityProofSecret: secret,
       config: GatewayEnv.parse({
         PORT: '8080',
@@ -206,7 +191,7 @@ describe('share links at the gateway', () => {
       expect(anonymous.json<SharedTrip>().name).toBe('Andes');
       expect(anonymous.headers['cache-control']).toBe('no-store');
 
-      const cookie = `${SESSION_COOKIE}=${sign({ sub: 'user-1', jti: randomUUID() })}`;
+      const cookie = sessions.cookie();
       const signedIn = await behindProxy.inject({
         url: SharePaths.api(t),
         headers: { cookie, 'x-forwarded-for': address(), 'x-user-id': 'forged' },
