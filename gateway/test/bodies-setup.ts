@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
-import { captureLogs, clientIp, send, testSessions } from './wire';
+import { captureLogs, clientIp, send, testSessions, upstreamsAt } from './wire';
 
 /**
  * Request bodies on the wire: a real gateway on a port, real Redis, and real upstream
@@ -93,14 +93,7 @@ export function bodiesGateway() {
         PORT: '8080',
         REDIS_URL: testInfra().redisUrl,
         TRUST_PROXY: 'true', // each test its own client address (X-Forwarded-For)
-        AUTH_URL: service.url,
-        TRIPS_URL: service.url,
-        BUCKETLIST_URL: service.url,
-        SOCIAL_URL: service.url,
-        JOURNAL_URL: service.url,
-        CHAT_URL: service.url,
-        PLACES_URL: service.url,
-        NOTIFICATIONS_URL: service.url,
+        ...upstreamsAt(service.url),
       }),
       redis,
       logger: logs.logger,

@@ -8,7 +8,7 @@ import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { BUFFERED_ANSWER_MAX_BYTES } from '../src/forward';
-import { captureLogs, clientIp, send, testSessions } from './wire';
+import { captureLogs, clientIp, send, testSessions, upstreamsAt } from './wire';
 
 /**
  * GET and HEAD through the gateway's own forwarder (`forward.ts`) on the wire: a real
@@ -79,12 +79,7 @@ describe('gateway: GET and HEAD through its own forwarder', () => {
         PORT: '8080',
         REDIS_URL: testInfra().redisUrl,
         TRUST_PROXY: 'true', // each test its own client address (X-Forwarded-For)
-        AUTH_URL: service.url,
-        TRIPS_URL: service.url,
-        BUCKETLIST_URL: service.url,
-        SOCIAL_URL: service.url,
-        JOURNAL_URL: service.url,
-        CHAT_URL: service.url,
+        ...upstreamsAt(service.url),
         PLACES_URL: 'http://127.0.0.1:1', // nothing listens there: a service that is down
         UPSTREAM_TIMEOUT_MS: '1000',
       }),

@@ -11,7 +11,7 @@ import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { revokeAsAuthDoes } from './revoke';
-import { captureLogs, getBytes, testSessions } from './wire';
+import { captureLogs, getBytes, testSessions, upstreamsAt } from './wire';
 
 /**
  * The hot path (`hot-path.ts`) answers exactly as the Fastify path does: the same
@@ -125,12 +125,7 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
         config: GatewayEnv.parse({
           PORT: '8080',
           REDIS_URL: testInfra().redisUrl,
-          AUTH_URL: service.url,
-          TRIPS_URL: service.url,
-          BUCKETLIST_URL: service.url,
-          SOCIAL_URL: service.url,
-          JOURNAL_URL: service.url,
-          CHAT_URL: service.url,
+          ...upstreamsAt(service.url),
           PLACES_URL: 'http://127.0.0.1:1', // nothing listens there: a service that is down
           UPSTREAM_TIMEOUT_MS: '2000',
           RATE_LIMIT_PER_MINUTE: '100000',

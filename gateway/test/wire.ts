@@ -159,3 +159,15 @@ export function testSessions() {
       `${SESSION_COOKIE}=${sign({ sub, jti })}`,
   };
 }
+
+/** The gateway's env naming one `url` for every upstream service (`AUTH_URL`, `TRIPS_URL`...). */
+export const upstreamsAt = (url: string) => ({
+  AUTH_URL: url,
+  TRIPS_URL: url,
+  BUCKETLIST_URL: url,
+  SOCIAL_URL: url,
+  JOURNAL_URL: url,
+  CHAT_URL: url,
+  PLACES_URL: url,
+  NOTIFICATIONS_URL: url,
+});
