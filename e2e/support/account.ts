@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { CHAT_SOCKET_PATH, ChatEvents, type SendMessageAck } from '@wayfarer/contracts';
-import { api, type Account } from './api';
+import { api, registerWith, sessionOf, type Account } from './api';
 import { baseUrl, uniqueEmail } from './browser';
 
 /** A signed-up user whose email and password the test knows (for the account routes). */
@@ -15,34 +15,11 @@ export const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-/** The session of a `Set-Cookie` answer, as `Account` keeps it. */
-function sessionOf(res: Response, userId: string): Account {
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
-  if (!raw) throw new Error('no session cookie');
-  const pair = raw.split(';', 1)[0]!;
-  const eq = pair.indexOf('=');
-  return { userId, cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
-}
-
 /** Registers through the gateway (a PNG picture if given), keeping the email and password. */
 export async function register(name: string, picture?: Buffer): Promise<KnownAccount> {
   const email = uniqueEmail('account');
   const password = `a long password ${Math.random().toString(36).slice(2)}`;
-  const form = new FormData();
-  form.append('name', name);
-  form.append('email', email);
-  form.append('password', password);
-  if (picture) {
-    form.append(
-      'profilePicture',
-      new Blob([new Uint8Array(picture)], { type: 'image/png' }),
-      'me.png',
-    );
-  }
-  const res = await fetch(`${baseUrl()}/api/register`, { method: 'POST', body: form });
-  expect(res.status).toBe(201);
-  const { userId } = (await res.json()) as { userId: string };
-  return { ...sessionOf(res, userId), email, password };
+  return { ...(await registerWith(name, email, password, picture)), email, password };
 }
 
 /** Another session of the same user (a login from another browser). */

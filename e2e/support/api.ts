@@ -8,12 +8,26 @@ export interface Account {
   header: string;
 }
 
-/** Registers a new user through the real API and keeps its session (with a PNG picture if given). */
-export async function signUp(name: string, prefix = 'e2e', picture?: Buffer): Promise<Account> {
+/** The session of a `Set-Cookie` answer, as `Account` keeps it. */
+export function sessionOf(res: Response, userId: string): Account {
+  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
+  if (!raw) throw new Error('no session cookie');
+  const pair = raw.split(';', 1)[0]!;
+  const eq = pair.indexOf('=');
+  return { userId, cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
+}
+
+/** Registers through the gateway with these credentials (a PNG picture if given): its session. */
+export async function registerWith(
+  name: string,
+  email: string,
+  password: string,
+  picture?: Buffer,
+): Promise<Account> {
   const form = new FormData();
   form.append('name', name);
-  form.append('email', uniqueEmail(prefix));
-  form.append('password', 'a long password');
+  form.append('email', email);
+  form.append('password', password);
   if (picture) {
     form.append(
       'profilePicture',
@@ -24,11 +38,12 @@ export async function signUp(name: string, prefix = 'e2e', picture?: Buffer): Pr
   const res = await fetch(`${baseUrl()}/api/register`, { method: 'POST', body: form });
   expect(res.status).toBe(201);
   const { userId } = (await res.json()) as { userId: string };
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
-  if (!raw) throw new Error('no session cookie');
-  const pair = raw.split(';', 1)[0]!;
-  const eq = pair.indexOf('=');
-  return { userId, cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
+  return sessionOf(res, userId);
+}
+
+/** Registers a new user through the real API and keeps its session (with a PNG picture if given). */
+export function signUp(name: string, prefix = 'e2e', picture?: Buffer): Promise<Account> {
+  return registerWith(name, uniqueEmail(prefix), 'a long password', picture);
 }
 
 /** `fetch` on the gateway as `account` (or anonymously). */

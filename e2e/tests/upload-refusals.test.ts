@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegisterMessages } from '@wayfarer/contracts';
-import { api, signUp, type Account } from '../support/api';
+import { api, signUp, tripForm as emptyTripForm, type Account } from '../support/api';
 import { baseUrl, uniqueEmail } from '../support/browser';
 
 /**
@@ -22,16 +22,12 @@ const TRIP_PHOTO_REFUSED = /must be a JPEG, PNG, WebP or GIF image\.$/;
 const notAnImage = (size: number) => Buffer.alloc(size, 'not an image. ');
 
 const tripForm = (photo: Blob) => {
-  const form = new FormData();
-  form.append('name', 'Refused photos');
-  form.append('startDate', '2026-04-01');
-  form.append('endDate', '2026-04-02');
-  form.append('destinations[0][name]', 'Lisbon, Portugal');
-  form.append('destinations[0][startDate]', '2026-04-01');
-  form.append('destinations[0][endDate]', '2026-04-02');
-  form.append('destinations[0][latitude]', '38.72');
-  form.append('destinations[0][longitude]', '-9.14');
-  form.append('destinations[0][story]', '');
+  const form = emptyTripForm(
+    'Refused photos',
+    [['Lisbon, Portugal', '38.72', '-9.14', '2026-04-01', '2026-04-02']],
+    '',
+    0,
+  ); // no photo of its own: the refused one below
   form.append('photos[0]', photo, 'notes.jpg');
   return form;
 };
