@@ -93,6 +93,8 @@ export interface Form<V> {
   /** Each field's input, focused when Save finds it wrong. */
   refs: FieldRefs<V>;
   set: <K extends keyof V>(field: K, value: V[K]) => void;
+  /** Empties a file field: its value, its input (so the same file can be chosen again), focused. */
+  clearFile: (field: keyof V & string) => void;
   /** A text field's props for `<Field>` (its `name` is the field's). */
   bind: (field: TextField<V>) => FieldBinding;
   /** The form's `onSubmit`: checks, focuses the first wrong field, or sends (or asks). */
@@ -127,6 +129,15 @@ export function useForm<V>(
     onChange: (event) => set(field, event.target.value as V[TextField<V>]),
   });
 
+  const clearFile = (field: keyof V & string) => {
+    set(field, null as V[keyof V & string]);
+    const input = refs[field].current;
+    if (input) {
+      input.value = '';
+      input.focus();
+    }
+  };
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (state.saving || isDone(rules, state)) return;
@@ -135,5 +146,5 @@ export function useForm<V>(
     if (first) refs[first].current?.focus();
   };
 
-  return { state, dispatch, refs, set, bind, submit };
+  return { state, dispatch, refs, set, clearFile, bind, submit };
 }

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ArrowLeftIcon } from '../components/icons';
 import {
@@ -15,7 +14,7 @@ import {
   type VersionedTrip,
 } from '../trips/api';
 import { TripForm } from '../trips/components/TripForm';
-import { TripLoadError } from '../trips/components/TripLoadError';
+import { TripLoadError, tripLoadFailure } from '../trips/components/TripLoadError';
 import { localDateString } from '../trips/tripForm';
 import {
   afterPatch,
@@ -68,14 +67,7 @@ export function Component() {
       .then(({ trip, etag }) => dispatch({ type: 'loaded', trip, etag }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        const notFound =
-          error instanceof ApiError && (error.status === 404 || error.status === 400);
-        if (!notFound) console.error('Failed to fetch the trip', error);
-        dispatch({
-          type: 'load-failed',
-          notFound,
-          message: failureMessage(error, TRIP_EDIT_TEXTS.loadFailed),
-        });
+        dispatch({ type: 'load-failed', ...tripLoadFailure(error, TRIP_EDIT_TEXTS.loadFailed) });
       });
     return () => controller.abort();
   }, [id, attempt]);

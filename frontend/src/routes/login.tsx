@@ -4,6 +4,7 @@ import { setUserId } from '../auth/session';
 import { loginForm, type LoginInput } from '../auth/validation';
 import { Field } from '../components/Field';
 import { AuthLayout } from '../components/AuthLayout';
+import { FormAlert } from '../forms/FormAlert';
 import { useForm } from '../forms/useForm';
 
 interface LoginAnswer {
@@ -47,11 +48,7 @@ export function Component() {
       }
     >
       <form className="auth-form" noValidate onSubmit={submit}>
-        {failure ? (
-          <div className="form-alert" role="alert">
-            {failure}
-          </div>
-        ) : null}
+        <FormAlert failure={failure} />
         <Field
           {...bind('email')}
           label="Email"

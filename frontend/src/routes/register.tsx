@@ -11,6 +11,7 @@ import {
 } from '../auth/validation';
 import { Field } from '../components/Field';
 import { AuthLayout } from '../components/AuthLayout';
+import { FormAlert } from '../forms/FormAlert';
 import { useForm } from '../forms/useForm';
 
 interface RegisterAnswer {
@@ -39,7 +40,7 @@ async function signUp(values: RegisterValues): Promise<void> {
 
 export function Component() {
   const navigate = useNavigate();
-  const { state, refs, set, bind, submit } = useForm(registerForm, FIELDS, EMPTY, {
+  const { state, refs, set, clearFile, bind, submit } = useForm(registerForm, FIELDS, EMPTY, {
     send: async (values) => {
       await signUp(values);
       window.setTimeout(() => navigate('/trips'), SUCCESS_PAUSE_MS);
@@ -52,14 +53,6 @@ export function Component() {
   const { values, errors, failure, saving, notice: success } = state;
   const picture = values.profilePicture;
 
-  const removePicture = () => {
-    set('profilePicture', null);
-    if (refs.profilePicture.current) {
-      refs.profilePicture.current.value = '';
-      refs.profilePicture.current.focus();
-    }
-  };
-
   return (
     <AuthLayout
       title="Create your account"
@@ -71,11 +64,7 @@ export function Component() {
       }
     >
       <form className="auth-form" noValidate onSubmit={submit}>
-        {failure ? (
-          <div className="form-alert" role="alert">
-            {failure}
-          </div>
-        ) : null}
+        <FormAlert failure={failure} />
         {success ? (
           <div className="form-success" role="status">
             {success}
@@ -115,7 +104,7 @@ export function Component() {
           error={errors.profilePicture ?? pictureProblem(picture)}
           inputRef={refs.profilePicture}
           onChange={(file) => set('profilePicture', file)}
-          onRemove={removePicture}
+          onRemove={() => clearFile('profilePicture')}
         />
 
         <button

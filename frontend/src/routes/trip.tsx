@@ -12,7 +12,7 @@ import { SharePanel } from '../sharing/components/SharePanel';
 import { SHARE_TEXTS } from '../sharing/shareState';
 import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripExport } from '../trips/components/TripExport';
-import { TripLoadError } from '../trips/components/TripLoadError';
+import { TripLoadError, tripLoadFailure } from '../trips/components/TripLoadError';
 import { BackToTrips, DestinationItem, TripSkeleton } from '../trips/components/TripShowParts';
 import { initialTripView, tripViewReducer, type TripLocationState } from '../trips/tripViewState';
 import type { TripsLocationState } from './trips';
@@ -44,14 +44,7 @@ export function Component() {
     watchTrip(id, controller.signal, (trip) => dispatch({ type: 'loaded', trip })).catch(
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const notFound =
-          error instanceof ApiError && (error.status === 404 || error.status === 400);
-        if (!notFound) console.error('Failed to fetch the trip', error);
-        dispatch({
-          type: 'load-failed',
-          notFound,
-          message: failureMessage(error, 'Failed to fetch the trip.'),
-        });
+        dispatch({ type: 'load-failed', ...tripLoadFailure(error, 'Failed to fetch the trip.') });
       },
     );
     return () => controller.abort();

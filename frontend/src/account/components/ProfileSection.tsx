@@ -28,7 +28,7 @@ export function ProfileSection({
   user: UserDetails | null;
   onSaved: (user: UserDetails) => void;
 }) {
-  const { state, dispatch, refs, set, bind, submit } = useForm(
+  const { state, dispatch, refs, set, clearFile, bind, submit } = useForm(
     profileForm,
     FIELDS,
     valuesOf(user),
@@ -75,13 +75,7 @@ export function ProfileSection({
           error={errors.picture ?? pictureProblem(values.picture)}
           inputRef={refs.picture}
           onChange={(file) => set('picture', file)}
-          onRemove={() => {
-            set('picture', null);
-            if (refs.picture.current) {
-              refs.picture.current.value = '';
-              refs.picture.current.focus();
-            }
-          }}
+          onRemove={() => clearFile('picture')}
         />
         <SectionStatus failure={state.failure} notice={state.notice} />
         <div className="form-actions">

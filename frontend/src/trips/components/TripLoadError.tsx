@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { TRIP_TEXTS } from '../api';
+import { ApiError } from '../../api/client';
+import { failureMessage, TRIP_TEXTS } from '../api';
 
 /**
  * The page of a trip that could not be shown (the trip and edit screens): not found (deleted,
@@ -41,4 +42,17 @@ export function TripLoadError({
       </div>
     </section>
   );
+}
+
+/**
+ * What a failed read of the trip means: not found (404, or an id that is not one: 400), else a
+ * failure said with `fallback` (and logged).
+ */
+export function tripLoadFailure(
+  error: unknown,
+  fallback: string,
+): { notFound: boolean; message: string } {
+  const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
+  if (!notFound) console.error('Failed to fetch the trip', error);
+  return { notFound, message: failureMessage(error, fallback) };
 }
