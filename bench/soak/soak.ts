@@ -26,7 +26,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { jpegWithGps } from '@wayfarer/test-kit/images';
 import { startStack, root } from '../../scripts/stack/stack';
-import { STACK } from '../../scripts/stack/services';
+import { portsAt, STACK } from '../../scripts/stack/services';
 import { formatRows, rssRows, type Sample } from './report';
 
 const num = (name: string, fallback: number) => {
@@ -44,18 +44,7 @@ const MAX_IN_FLIGHT = 32;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PASSWORD = 'a long soak password';
 
-const PORTS = {
-  gateway: 28080,
-  auth: 24001,
-  trips: 24002,
-  bucketlist: 24003,
-  social: 24004,
-  journal: 24005,
-  chat: 24006,
-  chat2: 24016,
-  places: 24007,
-  notifications: 24008,
-};
+const PORTS = portsAt(20_000);
 
 // the soak stack's gateway sits behind "a proxy" on loopback: each user gets its own address
 process.env.TRUST_PROXY ??= '127.0.0.1';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startStack, type RunningStack } from '../../scripts/stack/stack';
-import type { StackPorts } from '../../scripts/stack/services';
+import { portsAt, type StackPorts } from '../../scripts/stack/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,18 +20,7 @@ declare module 'vitest' {
 
 export const E2E_NAMESPACE = 'e2e';
 
-export const E2E_PORTS = {
-  gateway: 18080,
-  auth: 14001,
-  trips: 14002,
-  bucketlist: 14003,
-  social: 14004,
-  journal: 14005,
-  chat: 14006,
-  chat2: 14016,
-  places: 14007,
-  notifications: 14008,
-};
+export const E2E_PORTS = portsAt(10_000);
 
 /**
  * Tests run in workers, the stack lives here: a tiny loopback endpoint lets a test stop a real

@@ -1,22 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { portsAt } from '../stack/services';
 import { root, startStack, type RunningStack } from '../stack/stack';
 
 /** The clip recorder's own stack: its namespace (databases, buckets, consumer groups) and ports. */
 export const CLIPS_NAMESPACE = 'clips';
-export const CLIPS_PORTS = {
-  gateway: 28080,
-  auth: 24001,
-  trips: 24002,
-  bucketlist: 24003,
-  social: 24004,
-  journal: 24005,
-  chat: 24006,
-  chat2: 24016,
-  places: 24007,
-  notifications: 24008,
-};
+export const CLIPS_PORTS = portsAt(20_000);
 
 /** The newest modification time under `path` (a file or a directory tree). */
 function newest(path: string): number {

@@ -29,6 +29,15 @@ export const DEFAULT_PORTS: StackPorts = {
   notifications: 4008,
 };
 
+/**
+ * DEFAULT_PORTS moved up by `offset`: a stack of its own beside the dev one (e2e at +10000, the
+ * clip recorder's and the soak's at +20000: they do not run at once).
+ */
+export const portsAt = (offset: number): StackPorts =>
+  Object.fromEntries(
+    Object.entries(DEFAULT_PORTS).map(([name, port]) => [name, port + offset]),
+  ) as unknown as StackPorts;
+
 export interface StackContext {
   root: string;
   infra: TestInfra;
