@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DestinationPlace } from './trips';
 
 /**
  * Who sees a trip, and links that show one trip to people who are not on Wayfarer.
@@ -76,13 +77,7 @@ export type ShareLink = z.infer<typeof ShareLink>;
  * destination's story) and `journal` (its journal text, '' when none) only when the owner chose
  * `includeStories`; absent otherwise.
  */
-export const SharedDestination = z.object({
-  _id: z.string(),
-  name: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  startDate: z.string(),
-  endDate: z.string(),
+export const SharedDestination = DestinationPlace.extend({
   photos: z.array(z.string()),
   story: z.string().optional(),
   journal: z.string().optional(),

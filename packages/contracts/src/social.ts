@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, Topics } from './events';
+import { DestinationPlace } from './trips';
 
 /**
  * Friendship events (published by social). The aggregate id is the friendship id: the two
@@ -105,13 +106,7 @@ export const SocialMessages = {
  * `GET /api/friends/{friendId}/destinations/{destinationId}` (`FriendDestinationDetail`) and the
  * full story from `GET /api/journal/{destinationId}`, read-only.
  */
-export const FriendDestination = z.object({
-  _id: z.string(),
-  name: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  startDate: z.string(),
-  endDate: z.string(),
+export const FriendDestination = DestinationPlace.extend({
   photos: z.array(z.string()).max(1),
 });
 export type FriendDestination = z.infer<typeof FriendDestination>;

@@ -131,14 +131,18 @@ export const TripInput = z
   .refine(endNotBeforeStart.check, endNotBeforeStart.params);
 export type TripInput = z.infer<typeof TripInput>;
 
-/** A destination as the API answers it. */
-export const Destination = z.object({
+/** What every view of a saved destination has (owner's, friend's, share link's): where, when. */
+export const DestinationPlace = z.object({
   _id: z.string(),
   name: z.string(),
   latitude: z.number(),
   longitude: z.number(),
   startDate: z.string(),
   endDate: z.string(),
+});
+
+/** A destination as the API answers it. */
+export const Destination = DestinationPlace.extend({
   photos: z.array(z.string()),
   story: z.string(),
 });
