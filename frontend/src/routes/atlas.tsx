@@ -22,6 +22,7 @@ import { useAtlas, useWorldShapes } from '../atlas/useAtlas';
 import { AtlasIcon, PlusIcon } from '../components/icons';
 import '../styles/trips.css';
 import '../styles/atlas.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 /**
  * Atlas (`/atlas`): the countries the user has been to on a world map, their figures
@@ -56,28 +57,17 @@ export function Component() {
       </div>
     );
   } else if (state.stats.status === 'failed') {
-    body = (
-      <div className="state-card state-card--error">
-        <p role="alert">{state.stats.message}</p>
-        <button type="button" className="btn btn-ghost" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
+    body = <ErrorCard message={state.stats.message} onRetry={retry} />;
   } else if (stats && stats.tripCount === 0) {
     body = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <AtlasIcon />
-        </span>
-        <p className="state-text">{ATLAS_TEXTS.empty}</p>
+      <EmptyCard icon={<AtlasIcon />} text={ATLAS_TEXTS.empty}>
         <div className="state-actions">
           <Link to="/addTrip" className="btn btn-primary">
             <PlusIcon />
             Add a trip
           </Link>
         </div>
-      </div>
+      </EmptyCard>
     );
   } else if (stats) {
     body = <StatTiles tiles={statTiles(stats)} label="Your figures" />;
@@ -92,12 +82,11 @@ export function Component() {
     );
   } else if (state.friend?.status === 'failed') {
     overlay = (
-      <div className="state-card state-card--error atlas-overlay-note">
-        <p role="alert">{state.friend.message}</p>
-        <button type="button" className="btn btn-ghost" onClick={retryFriend}>
-          Try again
-        </button>
-      </div>
+      <ErrorCard
+        message={state.friend.message}
+        onRetry={retryFriend}
+        className="atlas-overlay-note"
+      />
     );
   } else if (theirs) {
     overlay = (

@@ -11,6 +11,7 @@ import { revealMapColumn } from '../map/reveal';
 import '../styles/auth.css';
 import '../styles/trips.css';
 import '../styles/bucketlist.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 /**
  * The bucket list (`/bucketlist`): search for a place and add it,
@@ -29,23 +30,9 @@ export function Component() {
   if (state.load === 'loading') {
     body = <BucketSkeleton />;
   } else if (state.load === 'failed') {
-    body = (
-      <div className="state-card state-card--error">
-        <p role="alert">{BUCKET_TEXTS.loadFailed}</p>
-        <button type="button" className="btn btn-ghost" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
+    body = <ErrorCard message={BUCKET_TEXTS.loadFailed} onRetry={retry} />;
   } else if (state.entries.length === 0) {
-    body = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <BucketIcon />
-        </span>
-        <p className="state-text">{BUCKET_TEXTS.empty}</p>
-      </div>
-    );
+    body = <EmptyCard icon={<BucketIcon />} text={BUCKET_TEXTS.empty} />;
   } else {
     const show = (id: string) => {
       focus(id);

@@ -9,6 +9,7 @@ import { revealMapColumn } from '../map/reveal';
 import '../styles/trips.css';
 import '../styles/friends.css';
 import '../styles/feed.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 /**
  * The feed (`/feed`): friends' trips newest first, 'Load more' by the cursor. The map
@@ -36,23 +37,9 @@ export function Component() {
       </div>
     );
   } else if (state.load === 'failed') {
-    body = (
-      <div className="state-card state-card--error">
-        <p role="alert">{FEED_TEXTS.loadFailed}</p>
-        <button type="button" className="btn btn-ghost" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
+    body = <ErrorCard message={FEED_TEXTS.loadFailed} onRetry={retry} />;
   } else if (state.items.length === 0) {
-    body = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <FeedIcon />
-        </span>
-        <p className="state-text">{FEED_TEXTS.empty}</p>
-      </div>
-    );
+    body = <EmptyCard icon={<FeedIcon />} text={FEED_TEXTS.empty} />;
   } else {
     body = (
       <>

@@ -12,6 +12,7 @@ import { useMapFocus, useMapMarkers } from '../map/MapContext';
 import { useLive } from '../live/LiveProvider';
 import '../styles/trips.css';
 import '../styles/friends.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 /**
  * Friends (`/friends`): friend requests with Accept and Decline, the
@@ -55,28 +56,17 @@ export function Component() {
   if (state.friendsLoad === 'loading') {
     friends = <FriendsSkeleton />;
   } else if (state.friendsLoad === 'failed') {
-    friends = (
-      <div className="state-card state-card--error">
-        <p role="alert">{FRIENDS_TEXTS.loadFailed}</p>
-        <button type="button" className="btn btn-ghost" onClick={f.retry}>
-          Try again
-        </button>
-      </div>
-    );
+    friends = <ErrorCard message={FRIENDS_TEXTS.loadFailed} onRetry={f.retry} />;
   } else if (state.friends.length === 0) {
     friends = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <FriendsIcon />
-        </span>
-        <p className="state-text">{FRIENDS_TEXTS.empty}</p>
+      <EmptyCard icon={<FriendsIcon />} text={FRIENDS_TEXTS.empty}>
         <div className="state-actions">
           <Link to="/addFriends" className="btn btn-primary">
             <PlusIcon />
             Add Friends
           </Link>
         </div>
-      </div>
+      </EmptyCard>
     );
   } else {
     friends = (
@@ -113,12 +103,11 @@ export function Component() {
 
       {/* both failed: the friends' message says it, its Try again reloads both */}
       {state.requestsLoad === 'failed' && state.friendsLoad !== 'failed' ? (
-        <div className="state-card state-card--error friends-requests-error">
-          <p role="alert">{FRIENDS_TEXTS.requestsFailed}</p>
-          <button type="button" className="btn btn-ghost" onClick={f.retry}>
-            Try again
-          </button>
-        </div>
+        <ErrorCard
+          message={FRIENDS_TEXTS.requestsFailed}
+          onRetry={f.retry}
+          className="friends-requests-error"
+        />
       ) : state.requests.length > 0 ? (
         <section
           className="friends-section"

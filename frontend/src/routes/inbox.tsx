@@ -7,6 +7,7 @@ import { useNow } from '../lib/useNow';
 import '../styles/trips.css';
 import '../styles/friends.css';
 import '../styles/inbox.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 /**
  * The inbox (`/messages`): the user's conversations, newest first, kept live by the
@@ -27,23 +28,9 @@ export function Component() {
       </div>
     );
   } else if (load === 'failed' && conversations.length === 0) {
-    body = (
-      <div className="state-card state-card--error">
-        <p role="alert">{INBOX_TEXTS.loadFailed}</p>
-        <button type="button" className="btn btn-ghost" onClick={refresh}>
-          Try again
-        </button>
-      </div>
-    );
+    body = <ErrorCard message={INBOX_TEXTS.loadFailed} onRetry={refresh} />;
   } else if (conversations.length === 0) {
-    body = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <ChatIcon />
-        </span>
-        <p className="state-text">{INBOX_TEXTS.empty}</p>
-      </div>
-    );
+    body = <EmptyCard icon={<ChatIcon />} text={INBOX_TEXTS.empty} />;
   } else {
     body = <ConversationList conversations={conversations} now={now} />;
   }

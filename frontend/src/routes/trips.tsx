@@ -12,6 +12,7 @@ import { summaryMarkers } from '../trips/markers';
 import { PrivateMark } from '../trips/components/PrivateMark';
 import { TripThumb } from '../trips/TripThumb';
 import '../styles/trips.css';
+import { EmptyCard, ErrorCard } from '../components/StateCard';
 
 type Load =
   { status: 'loading' } | { status: 'failed' } | { status: 'ready'; trips: TripSummary[] };
@@ -110,23 +111,9 @@ export function Component() {
   if (load.status === 'loading') {
     body = <TripsSkeleton />;
   } else if (load.status === 'failed') {
-    body = (
-      <div className="state-card state-card--error">
-        <p role="alert">{TRIP_TEXTS.fetchFailed}</p>
-        <button type="button" className="btn btn-ghost" onClick={() => setAttempt((n) => n + 1)}>
-          Try again
-        </button>
-      </div>
-    );
+    body = <ErrorCard message={TRIP_TEXTS.fetchFailed} onRetry={() => setAttempt((n) => n + 1)} />;
   } else if (load.trips.length === 0) {
-    body = (
-      <div className="state-card">
-        <span className="state-icon" aria-hidden="true">
-          <PlusIcon />
-        </span>
-        <p className="state-text">{TRIP_TEXTS.empty}</p>
-      </div>
-    );
+    body = <EmptyCard icon={<PlusIcon />} text={TRIP_TEXTS.empty} />;
   } else {
     body = (
       <ul className="trip-list" aria-label="Your trips">
