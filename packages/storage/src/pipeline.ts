@@ -86,6 +86,17 @@ export interface PipelineOptions {
   maxInputPixels?: number;
 }
 
+/** `image` shrunk to fit inside `spec.maxEdge` x `spec.maxEdge` (never enlarged), or as it is. */
+function fitted(image: Sharp, spec: VariantSpec): Sharp {
+  if (!spec.maxEdge) return image;
+  return image.resize({
+    width: spec.maxEdge,
+    height: spec.maxEdge,
+    fit: 'inside',
+    withoutEnlargement: true,
+  });
+}
+
 /** The type a variant is encoded as, for an upload of type `source`. */
 export function variantType(source: ImageType, spec: VariantSpec): ImageType {
   if (spec.format === 'webp') return IMAGE_TYPES.webp;
@@ -168,17 +179,12 @@ async function processUntimed<K extends string>(
     const spec = variants[name];
     const type = variantType(source, spec);
     const path = `${outBase}.${name}.${type.ext}`;
-    let image = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true })
-      // upright from EXIF orientation; the tag itself goes with the rest of the metadata
-      .autoOrient();
-    if (spec.maxEdge) {
-      image = image.resize({
-        width: spec.maxEdge,
-        height: spec.maxEdge,
-        fit: 'inside',
-        withoutEnlargement: true,
-      });
-    }
+    const image = fitted(
+      sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', sequentialRead: true })
+        // upright from EXIF orientation; the tag itself goes with the rest of the metadata
+        .autoOrient(),
+      spec,
+    );
     try {
       const info = await encoder(image, type, spec.quality).toFile(path);
       files[name] = { path, type, bytes: info.size, width: info.width, height: info.height };
@@ -230,19 +236,10 @@ async function renderUntimed(
 ): Promise<ImageFile> {
   const outType = variantType(type, spec);
   const path = `${outBase}.${name}.${outType.ext}`;
-  let image = sharp(inputPath, {
-    limitInputPixels: MAX_INPUT_PIXELS,
-    failOn: 'error',
-    sequentialRead: true,
-  });
-  if (spec.maxEdge) {
-    image = image.resize({
-      width: spec.maxEdge,
-      height: spec.maxEdge,
-      fit: 'inside',
-      withoutEnlargement: true,
-    });
-  }
+  const image = fitted(
+    sharp(inputPath, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true }),
+    spec,
+  );
   const info = await encoder(image, outType, spec.quality).toFile(path);
   return { path, type: outType, bytes: info.size, width: info.width, height: info.height };
 }
