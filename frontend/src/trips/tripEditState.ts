@@ -6,6 +6,7 @@ import {
 } from '@wayfarer/contracts';
 import type { Trip } from './api';
 import type { PhotoLike } from './tripForm';
+import { failedLoad } from './tripViewState';
 import {
   initialTripForm,
   tripFormReducer,
@@ -276,12 +277,7 @@ export function tripEditReducer<P extends PhotoLike>(
         removal: null,
       };
     case 'load-failed':
-      return {
-        ...state,
-        load: action.notFound
-          ? { status: 'not-found' }
-          : { status: 'failed', message: action.message },
-      };
+      return { ...state, load: failedLoad(action) };
     case 'patched':
       return {
         ...state,

@@ -46,6 +46,17 @@ export interface TripLocationState {
   summary?: TripSummary;
 }
 
+/** The load a failed read ends in, on the trip and edit screens. */
+export function failedLoad({
+  notFound,
+  message,
+}: {
+  notFound: boolean;
+  message: string;
+}): { status: 'not-found' } | { status: 'failed'; message: string } {
+  return notFound ? { status: 'not-found' } : { status: 'failed', message };
+}
+
 export function initialTripView(id: string, handed: TripLocationState | null): TripViewState {
   let load: TripLoad = { status: 'loading' };
   if (handed?.trip?._id === id) load = { status: 'ready', trip: handed.trip, complete: true };
@@ -73,12 +84,7 @@ export function tripViewReducer(state: TripViewState, action: TripViewAction): T
     case 'loaded':
       return { ...state, load: { status: 'ready', trip: action.trip, complete: true } };
     case 'load-failed':
-      return {
-        ...state,
-        load: action.notFound
-          ? { status: 'not-found' }
-          : { status: 'failed', message: action.message },
-      };
+      return { ...state, load: failedLoad(action) };
     case 'retry':
       return { ...state, attempt: state.attempt + 1 };
     case 'choose':
