@@ -20,21 +20,13 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '@wayfarer/test-kit/browser';
 import sharp from 'sharp';
+import { portsAt } from '../../scripts/stack/services';
 import { startStack } from '../../scripts/stack/stack';
+import { gatewayClient } from '../lib/accounts';
 import { recordBudget } from '../lib/results';
 
-const PORTS = {
-  gateway: 38080,
-  auth: 34001,
-  trips: 34002,
-  bucketlist: 34003,
-  social: 34004,
-  journal: 34005,
-  chat: 34006,
-  chat2: 34016,
-  places: 34007,
-  notifications: 34008,
-};
+/** A stack of its own beside the dev one (+30000: apart from e2e's, the soak's, the clips'). */
+const PORTS = portsAt(30_000);
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
 const BYTES_BUDGET = 1_000_000;
 const FIRST_MARKER_RATIO = 1.5;
@@ -48,21 +40,11 @@ interface Account {
   header: string;
 }
 
+/** A new user with its session as a header and as a browser cookie. */
 async function signUp(name: string): Promise<Account> {
-  const form = new FormData();
-  form.append('name', name);
-  form.append(
-    'email',
-    `bench.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.com`,
-  );
-  form.append('password', 'a long password');
-  const res = await fetch(`${base}/api/register`, { method: 'POST', body: form });
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
-  const raw = res.headers.getSetCookie().find((c) => c.startsWith('wayfarer_session='));
-  if (!raw) throw new Error('register: no session cookie');
-  const pair = raw.split(';', 1)[0]!;
-  const eq = pair.indexOf('=');
-  return { cookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, header: pair };
+  const { header } = await gatewayClient(base).signUp(name);
+  const eq = header.indexOf('=');
+  return { cookie: { name: header.slice(0, eq), value: header.slice(eq + 1) }, header };
 }
 
 /** A photo-like JPEG (smooth colour noise, 2000x1333, ~a phone photo's detail once blurred). */

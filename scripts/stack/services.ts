@@ -31,7 +31,8 @@ export const DEFAULT_PORTS: StackPorts = {
 
 /**
  * DEFAULT_PORTS moved up by `offset`: a stack of its own beside the dev one (e2e at +10000, the
- * clip recorder's and the soak's at +20000: they do not run at once).
+ * clip recorder's and the soak's at +20000: they do not run at once; the idle and web benches'
+ * at +30000).
  */
 export const portsAt = (offset: number): StackPorts =>
   Object.fromEntries(
