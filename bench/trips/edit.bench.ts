@@ -1,5 +1,5 @@
 /**
- * Editing a trip (issue 19): `PATCH /api/trips/{id}` of a 20-destination trip against
+ * Editing a trip: `PATCH /api/trips/{id}` of a 20-destination trip against
  * `GET /api/trips/{id}` of the same trip, p95 within 3x.
  *
  *   node --import tsx bench/trips/edit.bench.ts

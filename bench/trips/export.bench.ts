@@ -1,5 +1,5 @@
 /**
- * The account export (issue 22): `GET /api/export` of a user with ~2 GB of photos against a plain
+ * The account export: `GET /api/export` of a user with ~2 GB of photos against a plain
  * sequential read of the same objects from MinIO, side by side in the same run.
  *
  *   node --import tsx bench/trips/export.bench.ts

@@ -1,5 +1,5 @@
 /**
- * Importing a large archive (issue 22): `POST /api/import` of a ~200 MB Polarsteps data export
+ * Importing a large archive: `POST /api/import` of a ~200 MB Polarsteps data export
  * ZIP, against the same import of an archive holding only the photos it imports (the baseline:
  * the same trips, steps and image work, without the ~180 MB the import streams to its spool
  * file and never inflates). Also the service's peak RSS growth during the large import: the

@@ -1,5 +1,5 @@
 /**
- * A trip through its share link (issue 20): `GET /api/shared/{token}` p95 against the owner's
+ * A trip through its share link: `GET /api/shared/{token}` p95 against the owner's
  * `GET /api/trips/{id}` p95 of the same trip, budget 1.5x.
  *
  *   node --import tsx bench/trips/shared.bench.ts

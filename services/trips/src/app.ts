@@ -53,7 +53,7 @@ export interface TripsDeps {
   variants: { enqueue(trip: Pick<TripDoc, '_id' | 'pendingVariants'>): void };
   /** This instance's kept `GET /api/mytrips` bodies (`MYTRIPS_CACHE_MAX_BYTES`). */
   mytrips: MyTripsCache<MyTripsBody>;
-  /** The other services' areas of the account export (`GET /api/export`, issue 22). */
+  /** The other services' areas of the account export (`GET /api/export`). */
   exportAreas: ExportAreasClient;
   /** Reads an imported GPX or KML file off the event loop (`XmlDraftPool`, a worker thread). */
   xml: XmlDrafts;

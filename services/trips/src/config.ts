@@ -33,7 +33,7 @@ export const TripsEnv = z.object({
    * bytes; 0 turns it off (every list is read from MongoDB).
    */
   /**
-   * The owners of the account export's other areas (issue 22, `GET /api/export`): each answers
+   * The owners of the account export's other areas (`GET /api/export`): each answers
    * its area at contracts' `INTERNAL_EXPORT_PATH`. The gateway's defaults.
    */
   AUTH_URL: z.url().default('http://127.0.0.1:4001'),

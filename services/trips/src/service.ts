@@ -81,7 +81,7 @@ export async function createService(env: TripsEnv, options: TripsServiceOptions 
     onClose(() => variants.stop());
 
     // photos of friends stay hidden while Kafka is down; owners are unaffected. Journal texts
-    // for share links that include stories (journal.saved, issue 20)
+    // for share links that include stories (journal.saved)
     const projections = startMongoProjections({
       kafka,
       db,

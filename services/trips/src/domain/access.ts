@@ -1,7 +1,7 @@
 import type { TripDoc } from './trip';
 
 /*
- * Who may read a trip and its photos (issue 20): the one rule, pure. Its owner always; a friend
+ * Who may read a trip and its photos: the one rule, pure. Its owner always; a friend
  * of the owner only when the trip is `friends`; anyone else never, answered as an unknown trip
  * (the same 404), so nobody learns that a trip they may not see exists. Links (`domain/share.ts`)
  * are the other way in, for people without an account.

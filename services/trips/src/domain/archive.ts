@@ -8,7 +8,7 @@ import {
 import type { PhotoDoc, TripDoc } from './trip';
 
 /*
- * The account export's ZIP (issue 22, `GET /api/export`): what goes where, from the user's
+ * The account export's ZIP (`GET /api/export`): what goes where, from the user's
  * trips (contracts' `ExportArchive` is the layout; the import reads it back). Pure: the use
  * case streams the entries.
  */

@@ -10,7 +10,7 @@ import { Messages } from './limits';
 import { destinationDoc, type DestinationDoc, type PhotoDoc, type TripDoc } from './trip';
 
 /*
- * Changes to a saved trip (issue 19), as pure functions from the trip as read to the trip after
+ * Changes to a saved trip, as pure functions from the trip as read to the trip after
  * the change: an edit (`PATCH /api/trips/{id}`), photos added to a destination, a photo
  * removed. Each answers a `TripChange` (the next trip, one version on, and what happened to its
  * destinations and photos) or throws a domain error; the use cases write it in one conditional

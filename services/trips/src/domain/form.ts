@@ -10,8 +10,8 @@ import {
 import { InvalidTripError } from './errors';
 
 /**
- * The multipart field names of `POST /api/trips` (spec section 7): `name`, `startDate`,
- * `endDate`, `visibility` (issue 20, optional), `destinations[i][name|startDate|endDate|latitude|longitude|story]` and files
+ * The multipart field names of `POST /api/trips`: `name`, `startDate`,
+ * `endDate`, `visibility` (optional), `destinations[i][name|startDate|endDate|latitude|longitude|story]` and files
  * `photos[i]` (the photos of destination i; the field name may repeat, one part per file).
  */
 export type FieldRef =

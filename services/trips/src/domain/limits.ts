@@ -13,7 +13,7 @@ import {
 export { DESTINATION_FIELDS, TRIP_FIELDS, TRIP_MULTIPART_LIMITS };
 
 /**
- * Trip fields of the form that may be left out (issue 20: `visibility`, contracts'
+ * Trip fields of the form that may be left out (`visibility`, contracts'
  * `TripInput.visibility`, absent: `friends`); `TRIP_FIELDS` are always sent.
  */
 export const OPTIONAL_TRIP_FIELDS = ['visibility'] as const;

@@ -12,7 +12,7 @@ import { InvalidTripError, NotFoundError } from './errors';
 import { destinationPlace, type TripDoc } from './trip';
 
 /*
- * Share links (issue 20), pure: a trip's one live link, its token, when it is live, and what a
+ * Share links, pure: a trip's one live link, its token, when it is live, and what a
  * visitor holding it sees. The token is kept (the owner sees the URL again) beside its SHA-256
  * hash, and a link is looked up only by that hash: an index lookup of a fixed-length digest, so
  * how long it takes does not depend on how many characters of a guess are right.

@@ -63,7 +63,7 @@ export interface TripDoc {
   endDate: string;
   destinations: DestinationDoc[];
   /**
-   * Who besides the owner may see it (issue 20): the owner's friends (`friends`, the default)
+   * Who besides the owner may see it: the owner's friends (`friends`, the default)
    * or nobody (`private`); the rule is `domain/access.ts`. Stored on every trip (trips stored
    * before it get `friends` at start: `TripsStore.init`).
    */
@@ -225,7 +225,7 @@ export function toApiDestination(tripId: string, d: DestinationDoc): Destination
 }
 
 /**
- * The trip as the API answers it (spec section 3): no owner, no storage keys, no version (that
+ * The trip as the API answers it: no owner, no storage keys, no version (that
  * goes in the answer's `ETag`).
  */
 export function toApiTrip(doc: TripDoc): Trip {

@@ -2,7 +2,7 @@ import { clientIpOf, requireUserId } from '@wayfarer/service-kit';
 import { exportArchive, type ExportArchiveDeps } from '../usecases/export-archive';
 import type { TripsContext } from './context';
 
-/** Issue 22: `GET /api/export`, the whole account as one ZIP (usecases/export-archive.ts). */
+/** `GET /api/export`, the whole account as one ZIP (usecases/export-archive.ts). */
 export function archiveRoutes(
   ctx: TripsContext & { exportAreas: ExportArchiveDeps['areas'] },
 ): void {

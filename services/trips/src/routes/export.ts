@@ -24,7 +24,7 @@ const withCharset = (type: string): string =>
   /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`;
 
 /**
- * Issue 22's per-trip files: `GET /api/trips/{id}/export.<gpx|kml|geojson|ics>`, the owner's
+ * The per-trip files: `GET /api/trips/{id}/export.<gpx|kml|geojson|ics>`, the owner's
  * trip only (else 404, like `GET /api/trips/{id}`); another extension 400. A download, never
  * stored by a cache.
  */

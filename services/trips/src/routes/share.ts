@@ -20,7 +20,7 @@ const NOINDEX = { 'x-robots-tag': 'noindex' } as const;
 const SHARED_PHOTO_CACHE = 'private, no-cache';
 
 /**
- * Share links (issue 20): the owner's API (`/api/trips/{id}/share`: create or replace, read,
+ * Share links: the owner's API (`/api/trips/{id}/share`: create or replace, read,
  * revoke; another user's trip is 404 as every read) and the public reads under a link
  * (`SharePaths.apiPrefix`: no session needed, the gateway forwards them with an identity proof
  * naming no user), each checked by `openSharedLink` alone.

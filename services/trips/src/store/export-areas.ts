@@ -16,7 +16,7 @@ export const EXPORT_AREA_TIMEOUT_MS = 10_000;
 export type AreaDocuments = Record<ExportArea, ExportAreaDocument | null>;
 
 /**
- * The other services' areas of a user's data (issue 22), each asked at its owner's
+ * The other services' areas of a user's data, each asked at its owner's
  * `INTERNAL_EXPORT_PATH` with an identity proof trips mints for the user: the same proof the
  * gateway mints, with the secret every service shares (`IDENTITY_PROOF_SECRET`), so trips gains
  * no power it did not have (any holder of the secret can already prove any identity). The

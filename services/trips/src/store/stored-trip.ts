@@ -20,7 +20,7 @@ import type { TripDoc } from '../domain/trip';
  * Version of how a trip's `summaryJson` is made: bump it when contracts' `TripSummary` or
  * `tripSummaryJson` changes, and every trip gets its summary made again at the next start
  * (`TripsStore.init`; until then the list makes an outdated one at read time). 2: the trip's
- * `visibility` (issue 20).
+ * `visibility`.
  */
 export const SUMMARY_VERSION = 2;
 
@@ -54,7 +54,7 @@ export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, W
   /** Photos a change took away whose objects are still to be removed from the bucket. */
   trashedPhotos?: string[];
   /**
-   * The trip's live share link (issue 20; absent: none), found by a visitor by its token's hash
+   * The trip's live share link (absent: none), found by a visitor by its token's hash
    * (`share.tokenHash`, unique sparse index). Kept here so a link read is one read of the trip,
    * and a new link, a revoke and the trip's delete are each one write of it. Written with
    * field-level updates that leave `version`, `rev` and the summary alone: it is not part of the
@@ -62,7 +62,7 @@ export interface StoredTripDoc extends TripDoc, Omit<WithOutbox, 'deletedAt'>, W
    */
   share?: ShareLinkDoc;
   /**
-   * Journal texts of the trip's destinations by destination id (`journal.saved`, issue 20), for
+   * Journal texts of the trip's destinations by destination id (`journal.saved`), for
    * links that include stories; a change removing a destination unsets its text in its own
    * update, the trip's delete all of them. Not part of the owner's trip JSON either.
    */

@@ -51,7 +51,7 @@ export const WRITTEN_HERE_MAX = 64;
  * `rev` it was computed from), by the soft-delete (with `trip.deleted`, over the version its
  * event was made from), by its display variants being recorded, by its trash being taken out,
  * by its summary being made again at start, by its share link being put or revoked and a
- * journal text being kept (issue 20: each only its own field, so none races with a change's
+ * journal text being kept (each only its own field, so none races with a change's
  * update over its version and `rev`), and by the outbox relay (removing sent entries, then the
  * deleted document). Each is one atomic update, and those that write from a read are
  * conditional on what they read, so none can undo another.
@@ -113,14 +113,14 @@ export class TripsStore {
       { version: { $exists: false } },
       { $set: { version: TRIP_FIRST_VERSION } },
     );
-    // trips stored before per-trip visibility (issue 20): what every trip was, `friends`
+    // trips stored before per-trip visibility: what every trip was, `friends`
     await this.collection.updateMany(
       { visibility: { $exists: false } },
       { $set: { visibility: DEFAULT_VISIBILITY } },
     );
-    // a destination's trip, found by its id (journal texts, `saveStory`, issue 20)
+    // a destination's trip, found by its id (journal texts, `saveStory`)
     await this.collection.createIndex({ 'destinations._id': 1 });
-    // a visitor's link, found by its token's hash only (issue 20); sparse: trips without a
+    // a visitor's link, found by its token's hash only; sparse: trips without a
     // link are not in it (the local server ignores partial indexes)
     await this.collection.createIndex({ 'share.tokenHash': 1 }, { unique: true, sparse: true });
     await this.fillSummaries();

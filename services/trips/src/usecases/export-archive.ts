@@ -31,7 +31,7 @@ export interface ExportDownload {
 }
 
 /**
- * The account export (issue 22, `GET /api/export`): one ZIP of everything of the user's
+ * The account export (`GET /api/export`): one ZIP of everything of the user's
  * (contracts' `ExportArchive` layout). The small parts are made first: the trips (MongoDB), the
  * other services' areas (asked at once; one that fails is listed in the manifest's
  * `missingAreas`), each trip's files (`exportTripFile`); the JSON is deflated. Then the original

@@ -13,7 +13,7 @@ import { collectionsHolding, testKafka, waitForEvents } from '@wayfarer/test-kit
 import { png } from '../fixtures';
 import { as, createSimpleTrip, newUserId, startTrips, type Harness } from './harness';
 
-// issue 19: auth's user.deleted makes trips erase the user's trips (each with its trip.deleted),
+// auth's user.deleted makes trips erase the user's trips (each with its trip.deleted),
 // photos, list version and friendships
 
 let h: Harness;

@@ -18,7 +18,7 @@ import { exportTripFile } from '../../src/domain/export';
 import { gif, largeJpeg, png, webp } from '../fixtures';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
-// issue 22: GET /api/export, trips' part of the account ZIP (its trips, photos and per-trip
+// GET /api/export, trips' part of the account ZIP (its trips, photos and per-trip
 // files, the manifest). The other services' areas: every one of them unreachable here (their
 // addresses are a closed port), so each is listed as missing; the e2e test (e2e/tests/
 // export.test.ts) exports a user with every area, through the gateway.

@@ -14,7 +14,7 @@ import { testKafka } from '@wayfarer/test-kit';
 import { readGeoJson, readGpx, readIcs, readKml, schemaErrors } from '../export-formats';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
-// issue 22: GET /api/trips/{id}/export.<gpx|kml|geojson|ics> through the real service (MongoDB,
+// GET /api/trips/{id}/export.<gpx|kml|geojson|ics> through the real service (MongoDB,
 // MinIO, Kafka), each file read back by an independent parser and the XML ones validated
 // against their published schemas
 

@@ -3,7 +3,7 @@ import { TripDateMessages } from '@wayfarer/contracts';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
 /*
- * POST /api/trips refuses what is not plain text (issue 18; stories are multi-line, everything
+ * POST /api/trips refuses what is not plain text (stories are multi-line, everything
  * else one line) and a trip or destination that ends before it starts, with a 400 naming the
  * field, and creates nothing. Path ids with a control character are a 400 too.
  */

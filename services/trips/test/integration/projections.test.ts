@@ -25,7 +25,7 @@ import { png } from '../fixtures';
 import { as, multipart, postTrip, startTrips, tripFields, type Harness } from './harness';
 
 /*
- * A trip changed after it was saved (issue 19), end to end through the real stores and Kafka:
+ * A trip changed after it was saved, end to end through the real stores and Kafka:
  * trips and the three services projecting its events (journal, social, bucketlist), each booted
  * by its own composition root (`createService`, through its test harness). Each change is one
  * `trip.updated` from trips' outbox; every projection follows it, and a replay of the events

@@ -4,7 +4,7 @@ import { Messages } from '../../src/domain/limits';
 import { newUserId, startTrips, tripFields, type Harness } from './harness';
 
 /*
- * A refused photo must reach the client as the service's 400, over real HTTP (issue 18): the
+ * A refused photo must reach the client as the service's 400, over real HTTP: the
  * service refuses a non-image by its first bytes while the client is still sending the rest,
  * and used to answer and close at once (Node's fetch: EPIPE for 1 KB files, the gateway's 502
  * for 300 KB and 3 MB ones). It now reads the rest of the body before answering.

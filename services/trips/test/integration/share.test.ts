@@ -22,7 +22,7 @@ import { JOURNAL_STORIES_CONSUMER } from '../../src/events/consumers';
 import { png } from '../fixtures';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
-// issue 20: share links (owner's API, the public reads under a link, their one check) and the
+// share links (owner's API, the public reads under a link, their one check) and the
 // journal texts trips keeps for links that include stories
 
 let h: Harness;

@@ -14,7 +14,7 @@ import { testKafka, waitForEvents } from '@wayfarer/test-kit';
 import { png } from '../fixtures';
 import { as, newUserId, postTrip, startTrips, tripFields, type Harness } from './harness';
 
-// issue 20: per-trip visibility (friends | private) on the create form, the patch, every trip
+// per-trip visibility (friends | private) on the create form, the patch, every trip
 // JSON and the events; a friend reads a trip's photos only while it is `friends`
 
 let h: Harness;

@@ -70,7 +70,7 @@ describe('applyTripPatch', () => {
     ).toBeNull();
   });
 
-  it('visibility (issue 20): a change of its own, one version on; the same one changes nothing', () => {
+  it('visibility: a change of its own, one version on; the same one changes nothing', () => {
     expect(applyTripPatch(trip, { visibility: 'friends' }, ids())).toBeNull();
     const change = applyTripPatch(trip, { visibility: 'private' }, ids())!;
     expect(change.trip).toMatchObject({ visibility: 'private', version: 2, name: 'Trip' });

@@ -153,7 +153,7 @@ describe('TripFormCollector', () => {
     expect(httpError(() => c.field('name', 'x')).statusCode).toBe(400);
   });
 
-  it('visibility is a trip field of its own (issue 20), optional and sent once', () => {
+  it('visibility is a trip field of its own, optional and sent once', () => {
     const c = new TripFormCollector();
     c.field('visibility', 'private');
     expect(c.finish().trip).toEqual({ visibility: 'private' });

@@ -195,7 +195,7 @@ describe('buildTripInput', () => {
     expect(noName.message).toMatch(/^Not a trip form: it has no name field\./);
   });
 
-  it('visibility (issue 20): friends when left out, private when sent, anything else a 400 naming it', () => {
+  it('visibility: friends when left out, private when sent, anything else a 400 naming it', () => {
     expect(buildTripInput(form(), TODAY).visibility).toBe('friends');
     expect(buildTripInput(form({ trip: { visibility: 'private' } }), TODAY).visibility).toBe(
       'private',

@@ -13,7 +13,7 @@ export type { ExportableTrip } from './text';
 export { UNTITLED_TRIP } from './text';
 
 /*
- * The per-trip files of issue 22 (`GET /api/trips/{id}/export.<format>`, and each trip's files
+ * The per-trip files (`GET /api/trips/{id}/export.<format>`, and each trip's files
  * in the whole-account ZIP): pure writers, one per format, from the trip document.
  */
 
