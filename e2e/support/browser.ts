@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { launchChromium } from '@wayfarer/test-kit/browser';
+
+export { animationsDone, mapIdle } from '@wayfarer/test-kit/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
@@ -37,32 +39,6 @@ export async function newPage(
   const page = await context.newPage();
   page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
   return { context, page };
-}
-
-/**
- * Waits until every finite CSS animation and transition on the page has finished (a menu's
- * fade-in, a dialog's slide): what a screenshot should wait for. Endless ones (spinners,
- * skeletons) are left out.
- */
-export async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
-      ),
-  );
-}
-
-/**
- * Waits until the keyless map has loaded and its camera is idle (`data-camera="idle"`: no move
- * in progress, the last frame drawn). A move started by a click on the map is covered; one
- * started by a React effect (a list's focus) may not have begun yet: wait for its outcome first.
- */
-export async function mapIdle(page: Page): Promise<void> {
-  await page
-    .locator('.keyless-map[data-ready="true"][data-camera="idle"]')
-    .waitFor({ timeout: 30_000 });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

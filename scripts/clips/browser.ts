@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
 import { launchChromium } from '@wayfarer/test-kit/browser';
+
+export { animationsDone, mapIdle } from '@wayfarer/test-kit/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** The CSS viewport every clip is filmed at: the product's desktop layout (from 1024 px). */
@@ -69,24 +71,6 @@ export async function openAs(
   const page = await context.newPage();
   page.on('pageerror', (err) => process.stderr.write(`[page error] ${err.message}\n`));
   return { context, page };
-}
-
-/** The keyless map has loaded and its camera is idle (no move in progress, last frame drawn). */
-export async function mapIdle(page: Page): Promise<void> {
-  await page
-    .locator('.keyless-map[data-ready="true"][data-camera="idle"]')
-    .waitFor({ timeout: 30_000 });
-}
-
-/** Every finite CSS animation and transition has finished (endless ones are left out). */
-export async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
-      ),
-  );
 }
 
 /** Every image on the page that has a source has loaded (photos, avatars, thumbnails). */

@@ -1,9 +1,11 @@
+/// <reference lib="dom" />
+// (page.waitForFunction callbacks run in the browser)
 /**
  * Debian's Chromium, headless, through playwright-core: the one launch of the e2e tests, the
  * frontend's component tests, the web benches and the clip recorder (scripts/clips, which runs
  * outside vitest: this module imports no vitest, and neither does anything it imports).
  */
-import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
 
 /** Where Chromium is unless `CHROMIUM_PATH` says otherwise (Debian's `chromium` package). */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -35,4 +37,30 @@ export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
     executablePath: executablePath ?? chromiumPath(),
     args: [...CHROMIUM_FLAGS, ...args],
   });
+}
+
+/**
+ * Waits until every finite CSS animation and transition on the page has finished (a menu's
+ * fade-in, a dialog's slide): what a screenshot should wait for. Endless ones (spinners,
+ * skeletons) are left out.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
+
+/**
+ * Waits until the keyless map has loaded and its camera is idle (`data-camera="idle"`: no move
+ * in progress, the last frame drawn). A move started by a click on the map is covered; one
+ * started by a React effect (a list's focus) may not have begun yet: wait for its outcome first.
+ */
+export async function mapIdle(page: Page): Promise<void> {
+  await page
+    .locator('.keyless-map[data-ready="true"][data-camera="idle"]')
+    .waitFor({ timeout: 30_000 });
 }
