@@ -6,8 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
-import { GatewayEnv } from '../src/config';
-import { captureLogs, clientIp, send, testSessions, upstreamsAt } from './wire';
+import { captureLogs, clientIp, send, testSessions, upstreamsAt, testConfig } from './wire';
 
 /**
  * Request bodies on the wire: a real gateway on a port, real Redis, and real upstream
@@ -89,9 +88,7 @@ export function bodiesGateway() {
     service = await startService();
     redis = new Redis(testInfra().redisUrl);
     gateway = await buildApp({
-      config: GatewayEnv.parse({
-        PORT: '8080',
-        REDIS_URL: testInfra().redisUrl,
+      config: testConfig({
         TRUST_PROXY: 'true', // each test its own client address (X-Forwarded-For)
         ...upstreamsAt(service.url),
       }),

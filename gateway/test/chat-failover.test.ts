@@ -29,8 +29,7 @@ import {
 import { freePort } from '@wayfarer/test-kit/faults';
 import type { z } from 'zod';
 import { buildApp } from '../src/app';
-import { GatewayEnv } from '../src/config';
-import { testSessions } from './wire';
+import { testSessions, testConfig } from './wire';
 
 /**
  * Chat failover through the gateway, with real processes: two chat instances started
@@ -109,9 +108,7 @@ describe('gateway: chat failover with real chat processes', () => {
   async function gatewayOver(instances: ChatProcess[]): Promise<string> {
     const redis = new Redis(testInfra().redisUrl);
     const app = await buildApp({
-      config: GatewayEnv.parse({
-        PORT: '8080',
-        REDIS_URL: testInfra().redisUrl,
+      config: testConfig({
         CHAT_URL: instances[0]!.url,
         CHAT_URLS: instances.map((i) => i.url).join(','),
         // 127.0.0.1's /api count is shared in Redis with every stack on the machine

@@ -9,8 +9,7 @@ import { verifyIdentityProof } from '@wayfarer/service-kit';
 import { TEST_IDENTITY_PROOF_SECRET, testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { SOCKET_IO_SERVER_DISCONNECT } from '../src/chat';
-import { GatewayEnv } from '../src/config';
-import { captureLogs, testSessions } from './wire';
+import { captureLogs, testSessions, testConfig } from './wire';
 
 const secret = Buffer.from(TEST_IDENTITY_PROOF_SECRET);
 
@@ -96,9 +95,7 @@ describe("gateway: chat's socket", () => {
     const redis = new Redis(testInfra().redisUrl);
     const logs = captureLogs();
     const gateway: FastifyInstance = await buildApp({
-      config: GatewayEnv.parse({
-        PORT: '8080',
-        REDIS_URL: testInfra().redisUrl,
+      config: testConfig({
         CHAT_URL: instances[0]!.url,
         CHAT_URLS: instances.map((i) => i.url).join(','),
         // 127.0.0.1's /api count is shared in Redis with every stack on the machine

@@ -11,8 +11,7 @@ import { createLogger } from '@wayfarer/service-kit';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
 import { COMPRESSION_THRESHOLD_BYTES } from '../src/compression';
-import { GatewayEnv } from '../src/config';
-import { getBytes as get, type BytesResponse, testSessions } from './wire';
+import { getBytes as get, type BytesResponse, testSessions, testConfig } from './wire';
 
 /**
  * Compression on the wire: a real gateway on a port, real Redis, a real upstream service, and a
@@ -94,9 +93,7 @@ describe('compression at the gateway', () => {
 
     redis = new Redis(testInfra().redisUrl);
     gateway = await buildApp({
-      config: GatewayEnv.parse({
-        PORT: '8080',
-        REDIS_URL: testInfra().redisUrl,
+      config: testConfig({
         AUTH_URL: upstreamUrl,
         TRIPS_URL: upstreamUrl,
         FRONTEND_DIST: dist,

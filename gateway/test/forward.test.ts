@@ -6,9 +6,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
-import { GatewayEnv } from '../src/config';
 import { BUFFERED_ANSWER_MAX_BYTES } from '../src/forward';
-import { captureLogs, clientIp, send, testSessions, upstreamsAt } from './wire';
+import { captureLogs, clientIp, send, testSessions, upstreamsAt, testConfig } from './wire';
 
 /**
  * GET and HEAD through the gateway's own forwarder (`forward.ts`) on the wire: a real
@@ -75,9 +74,7 @@ describe('gateway: GET and HEAD through its own forwarder', () => {
     service = await startService();
     redis = new Redis(testInfra().redisUrl);
     gateway = await buildApp({
-      config: GatewayEnv.parse({
-        PORT: '8080',
-        REDIS_URL: testInfra().redisUrl,
+      config: testConfig({
         TRUST_PROXY: 'true', // each test its own client address (X-Forwarded-For)
         ...upstreamsAt(service.url),
         PLACES_URL: 'http://127.0.0.1:1', // nothing listens there: a service that is down

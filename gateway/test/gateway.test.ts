@@ -14,6 +14,7 @@ import { buildApp } from '../src/app';
 import { GatewayEnv } from '../src/config';
 import { STALENESS_BOUND_MS } from '../src/revocations';
 import { revokeAsAuthDoes } from './revoke';
+import { testConfig } from './wire';
 
 /** A real upstream service that answers with what it received. */
 async function startEcho(): Promise<{ app: FastifyInstance; url: string }> {
@@ -57,9 +58,7 @@ describe('gateway', () => {
     mkdirSync(join(dist, 'static/js'), { recursive: true });
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Wayfarer</title>');
     writeFileSync(join(dist, 'static/js/app-abc.js'), 'console.log(1)');
-    const config = GatewayEnv.parse({
-      PORT: '8080',
-      REDIS_URL: testInfra().redisUrl,
+    const config = testConfig({
       AUTH_URL: echo.url,
       TRIPS_URL: 'http://127.0.0.1:1', // nothing listens there: a service that is down
       SOCIAL_URL: echo.url,
@@ -295,9 +294,7 @@ describe('gateway rate limits', () => {
   it('limits login attempts per client IP with a clear 429', async () => {
     const echo = await startEcho();
     const redis = new Redis(testInfra().redisUrl);
-    const config = GatewayEnv.parse({
-      PORT: '8080',
-      REDIS_URL: testInfra().redisUrl,
+    const config = testConfig({
       AUTH_URL: echo.url,
       AUTH_RATE_LIMIT_PER_MINUTE: '3',
       LOG_LEVEL: 'silent',

@@ -9,9 +9,8 @@ import { SESSION_COOKIE } from '@wayfarer/contracts';
 import { metricsRegistry } from '@wayfarer/service-kit';
 import { testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
-import { GatewayEnv } from '../src/config';
 import { revokeAsAuthDoes } from './revoke';
-import { captureLogs, getBytes, testSessions, upstreamsAt } from './wire';
+import { captureLogs, getBytes, testSessions, upstreamsAt, testConfig } from './wire';
 
 /**
  * The hot path (`hot-path.ts`) answers exactly as the Fastify path does: the same
@@ -122,9 +121,7 @@ describe('gateway: the hot path answers as the Fastify path does', () => {
     redis = new Redis(testInfra().redisUrl);
     for (const hotPath of ['on', 'off'] as const) {
       const gateway = await buildApp({
-        config: GatewayEnv.parse({
-          PORT: '8080',
-          REDIS_URL: testInfra().redisUrl,
+        config: testConfig({
           ...upstreamsAt(service.url),
           PLACES_URL: 'http://127.0.0.1:1', // nothing listens there: a service that is down
           UPSTREAM_TIMEOUT_MS: '2000',

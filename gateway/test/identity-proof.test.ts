@@ -6,8 +6,7 @@ import { IdentityHeaders, SESSION_COOKIE } from '@wayfarer/contracts';
 import { createLogger, verifyIdentityProof } from '@wayfarer/service-kit';
 import { TEST_IDENTITY_PROOF_SECRET, testInfra } from '@wayfarer/test-kit';
 import { buildApp } from '../src/app';
-import { GatewayEnv } from '../src/config';
-import { testSessions } from './wire';
+import { testSessions, testConfig } from './wire';
 
 const secret = Buffer.from(TEST_IDENTITY_PROOF_SECRET);
 
@@ -41,9 +40,7 @@ describe('gateway identity proof', () => {
   beforeAll(async () => {
     echo = await startEcho();
     redis = new Redis(testInfra().redisUrl);
-    const config = GatewayEnv.parse({
-      PORT: '8080',
-      REDIS_URL: testInfra().redisUrl,
+    const config = testConfig({
       AUTH_URL: echo.url,
       TRIPS_URL: echo.url,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',

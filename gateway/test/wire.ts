@@ -6,6 +6,8 @@ import pino from 'pino';
 import { SESSION_AUDIENCE, SESSION_COOKIE, SESSION_ISSUER } from '@wayfarer/contracts';
 import { loggerOptions } from '@wayfarer/service-kit';
 import { publicKeyPem } from '@wayfarer/service-kit/keys';
+import { testInfra } from '@wayfarer/test-kit';
+import { GatewayEnv } from '../src/config';
 
 /** For the gateway's tests: raw HTTP on the wire (requests sent verbatim), logs kept, sessions. */
 
@@ -171,3 +173,7 @@ export const upstreamsAt = (url: string) => ({
   PLACES_URL: url,
   NOTIFICATIONS_URL: url,
 });
+
+/** The gateway's config for a test: port 8080 (not listened on) and the infra's Redis, plus `env`. */
+export const testConfig = (env: Record<string, string>) =>
+  GatewayEnv.parse({ PORT: '8080', REDIS_URL: testInfra().redisUrl, ...env });
