@@ -54,7 +54,9 @@ export const WRITTEN_HERE_MAX = 64;
  * journal text being kept (each only its own field, so none races with a change's
  * update over its version and `rev`), and by the outbox relay (removing sent entries, then the
  * deleted document). Each is one atomic update, and those that write from a read are
- * conditional on what they read, so none can undo another.
+ * conditional on what they read, so none can undo another. The writes of an import's hidden
+ * trips, of share links and journal texts, and of the trash are in stores of their own on the
+ * same collection (`hidden`, `shared`, `trash`).
  *
  * Every write here that changes what `GET /api/mytrips` answers for an owner bumps the owner's
  * list version (`versions`) after the trip write and before it returns, so the write is not

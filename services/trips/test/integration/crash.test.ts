@@ -1,16 +1,14 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MongoClient, ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ObjectId } from 'mongodb';
+import { describe, expect, it, vi } from 'vitest';
 import type { Trip } from '@wayfarer/contracts';
-import { ObjectStore } from '@wayfarer/storage';
-import { gatewayHeaders, testInfra } from '@wayfarer/test-kit';
+import { gatewayHeaders } from '@wayfarer/test-kit';
 import type { PendingUploadDoc } from '../../src/store/pending-uploads';
-import type { TripDoc } from '../../src/domain/trip';
 import { largeJpeg, png } from '../fixtures';
 import { multipart, newUserId, tripFields } from './harness';
-import { cleanUp, processEnv, startTripsProcess, type TripsProcess } from './process';
+import { db, env, photos, procs, spoolDir, tripDocs, useCrashWorld } from './crash-world';
+import { startTripsProcess } from './process';
 
 /**
  * A trips process killed (SIGKILL) during concurrent uploads, then started again: the restarted
@@ -20,30 +18,7 @@ import { cleanUp, processEnv, startTripsProcess, type TripsProcess } from './pro
  */
 const LEASE_MS = 2000;
 
-const procs: TripsProcess[] = [];
-let env: Record<string, string>;
-let spoolDir: string;
-let mongo: MongoClient;
-let photos: ObjectStore;
-
-beforeAll(async () => {
-  spoolDir = await mkdtemp(join(tmpdir(), 'trips-crash-spool-'));
-  env = await processEnv({ SPOOL_DIR: spoolDir, UPLOAD_LEASE_MS: String(LEASE_MS) });
-  mongo = await MongoClient.connect(testInfra().mongoUrl);
-  photos = ObjectStore.connect({
-    ...testInfra().s3,
-    region: 'us-east-1',
-    bucket: env.PHOTO_BUCKET!,
-  });
-});
-afterAll(async () => {
-  await mongo?.close();
-  if (env) await cleanUp(env, procs);
-  if (spoolDir) await rm(spoolDir, { recursive: true, force: true });
-});
-
-const db = () => mongo.db(env.MONGO_DB);
-const tripDocs = () => db().collection<TripDoc>('trips').find({}).toArray();
+useCrashWorld('trips-crash-spool-', { UPLOAD_LEASE_MS: String(LEASE_MS) });
 const pendingDocs = () => db().collection<PendingUploadDoc>('pending_uploads').find({}).toArray();
 
 /** Files (not directories) under the spool root, at any depth. */

@@ -1,9 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAY_HEADER,
@@ -11,15 +7,14 @@ import {
   Topics,
   TripSummary,
 } from '@wayfarer/contracts';
-import { ObjectStore } from '@wayfarer/storage';
-import { gatewayHeaders, testInfra, waitForEvents } from '@wayfarer/test-kit';
-import type { TripDoc } from '../../src/domain/trip';
+import { gatewayHeaders, waitForEvents } from '@wayfarer/test-kit';
 import type { ImportDoc } from '../../src/store/imports';
 import type { PendingUploadDoc } from '../../src/store/pending-uploads';
 import { largeJpeg } from '../fixtures';
 import { polarstepsZip } from '../import-zip';
 import { newUserId } from './harness';
-import { cleanUp, processEnv, startTripsProcess, type TripsProcess } from './process';
+import { db, env, photos, procs, tripDocs, useCrashWorld } from './crash-world';
+import { startTripsProcess } from './process';
 
 /**
  * An import is one unit and its retry never a second copy. Here trips runs
@@ -33,34 +28,10 @@ const LEASE_MS = 2000;
 const TRIPS = 8;
 const PHOTOS_PER_TRIP = 12;
 
-const procs: TripsProcess[] = [];
-let env: Record<string, string>;
-let spoolDir: string;
-let mongo: MongoClient;
-let photos: ObjectStore;
-
-beforeAll(async () => {
-  spoolDir = await mkdtemp(join(tmpdir(), 'trips-import-crash-spool-'));
-  env = await processEnv({
-    SPOOL_DIR: spoolDir,
-    UPLOAD_LEASE_MS: String(LEASE_MS),
-    IMPORT_LEASE_MS: String(LEASE_MS),
-  });
-  mongo = await MongoClient.connect(testInfra().mongoUrl);
-  photos = ObjectStore.connect({
-    ...testInfra().s3,
-    region: 'us-east-1',
-    bucket: env.PHOTO_BUCKET!,
-  });
+useCrashWorld('trips-import-crash-spool-', {
+  UPLOAD_LEASE_MS: String(LEASE_MS),
+  IMPORT_LEASE_MS: String(LEASE_MS),
 });
-afterAll(async () => {
-  await mongo?.close();
-  if (env) await cleanUp(env, procs);
-  if (spoolDir) await rm(spoolDir, { recursive: true, force: true });
-});
-
-const db = () => mongo.db(env.MONGO_DB);
-const tripDocs = () => db().collection<TripDoc>('trips').find({}).toArray();
 
 /** The bucket's objects whose trip is not one of `trips` (by the key's first segment). */
 async function objectsOutside(trips: readonly string[]): Promise<string[]> {
