@@ -18,3 +18,4 @@ export * from './idempotency';
 export * from './cursor';
 export * from './fences';
 export * from './periodic';
+export * from './error-map';

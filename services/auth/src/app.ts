@@ -4,7 +4,13 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { AccessFences, createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import {
+  AccessFences,
+  createHttpApp,
+  installErrorMap,
+  type Logger,
+  type OutboxRelay,
+} from '@wayfarer/service-kit';
 import type { Pool } from '@wayfarer/service-kit/pg';
 import type { ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { REGISTER_MULTIPART_LIMITS } from './domain/registration';
@@ -17,7 +23,7 @@ import { loginRoute } from './routes/login';
 import { registerRoute } from './routes/register';
 import { sessionRoutes } from './routes/session';
 import type { AuthContext } from './routes/context';
-import { installAuthErrors } from './routes/errors';
+import { httpErrorOf } from './routes/errors';
 import { LoginThrottleStore } from './store/login-throttle';
 import { RevocationStore } from './store/revocations';
 import { SessionsStore } from './store/sessions';
@@ -86,7 +92,7 @@ export function buildApp(deps: AuthDeps): FastifyInstance {
   };
   // Routes are added after the plugins above have loaded (their decorators are needed).
   void app.after(() => {
-    installAuthErrors(app);
+    installErrorMap(app, httpErrorOf);
     registerRoute(ctx);
     loginRoute(ctx);
     sessionRoutes(ctx);

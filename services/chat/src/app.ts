@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
-import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import { createHttpApp, installErrorMap, type Logger } from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { conversationRoutes } from './routes/conversation';
-import { installChatErrors } from './routes/errors';
+import { httpErrorOf } from './routes/errors';
 import { exportRoutes } from './routes/export';
 import { inboxRoutes } from './routes/conversations';
 import type { ChatStores } from './store';
@@ -31,7 +31,7 @@ export function buildApp(deps: ChatDeps): FastifyInstance {
     fastify: { routerOptions: { maxParamLength: 300 } },
   });
   // chat's refusals are answered as HTTP errors by every route (routes/errors.ts)
-  installChatErrors(app);
+  installErrorMap(app, httpErrorOf);
   const ctx: ChatContext = {
     app,
     deps: { stores: deps.stores },

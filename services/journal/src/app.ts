@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
-import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import {
+  createHttpApp,
+  installErrorMap,
+  type Logger,
+  type OutboxRelay,
+} from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import { exportRoutes } from './routes/export';
-import { installJournalErrors } from './routes/errors';
+import { httpErrorOf } from './routes/errors';
 import { journalRoutes } from './routes/journal';
 import type { JournalStores } from './store';
 
@@ -36,7 +41,7 @@ export function buildApp(deps: JournalDeps): FastifyInstance {
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
   // journal's errors are answered as HTTP errors by every route (routes/errors.ts)
-  installJournalErrors(app);
+  installErrorMap(app, httpErrorOf);
   const ctx = { app, deps: { stores: deps.stores, relay: deps.relay } };
   journalRoutes(ctx);
   exportRoutes(ctx);

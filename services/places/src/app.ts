@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, type Logger } from '@wayfarer/service-kit';
+import { createHttpApp, installErrorMap, type Logger } from '@wayfarer/service-kit';
 import type { PlaceIndex } from './domain/place-index';
+import { httpErrorOf } from './routes/errors';
 import { placesRoutes } from './routes/places';
 
 export interface PlacesDeps {
@@ -44,6 +45,7 @@ export function buildApp(deps: PlacesDeps): FastifyInstance {
       },
     },
   });
+  installErrorMap(app, httpErrorOf);
   placesRoutes({ app, index: () => index });
   return app;
 }

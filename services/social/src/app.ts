@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   consumersJoined,
   createHttpApp,
+  installErrorMap,
   type BackgroundConsumer,
   type Logger,
 } from '@wayfarer/service-kit';
@@ -11,7 +12,7 @@ import { feedRoutes } from './routes/feed';
 import { friendRoutes } from './routes/friends';
 import { searchRoutes } from './routes/search';
 import { statsRoutes } from './routes/stats';
-import { installDomainErrors } from './routes/errors';
+import { httpErrorOf } from './routes/errors';
 import type { SocialDeps } from './usecases/deps';
 
 export interface SocialAppDeps {
@@ -43,7 +44,7 @@ export function buildApp(deps: SocialAppDeps): FastifyInstance {
     // ids longer than the router's default 100 get our 404 instead of a 414
     fastify: { routerOptions: { maxParamLength: 200 } },
   });
-  installDomainErrors(app);
+  installErrorMap(app, httpErrorOf);
   const ctx = { app, deps: deps.deps };
   friendRoutes(ctx);
   feedRoutes(ctx);

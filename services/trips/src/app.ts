@@ -2,7 +2,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ImportLimits } from '@wayfarer/contracts';
 import type { Db } from 'mongodb';
-import { createHttpApp, type Logger, type OutboxRelay } from '@wayfarer/service-kit';
+import {
+  createHttpApp,
+  installErrorMap,
+  type Logger,
+  type OutboxRelay,
+} from '@wayfarer/service-kit';
 import { mongoPing } from '@wayfarer/service-kit/mongo';
 import type { ImageQueue, ObjectStore, SpoolArea } from '@wayfarer/storage';
 import { TRIP_MULTIPART_LIMITS } from './domain/limits';
@@ -10,7 +15,7 @@ import type { TripDoc } from './domain/trip';
 import { archiveRoutes } from './routes/archive';
 import type { TripsContext } from './routes/context';
 import { editRoutes } from './routes/edits';
-import { installDomainErrors } from './routes/errors';
+import { httpErrorOf } from './routes/errors';
 import { exportRoutes } from './routes/export';
 import { importRoutes } from './routes/import';
 import { photoRoutes } from './routes/photos';
@@ -104,7 +109,7 @@ export function buildApp(deps: TripsDeps): FastifyInstance {
   // Routes are added after the multipart plugin has loaded (its decorators are needed); the
   // domain's errors are answered as HTTP errors by every route (routes/errors.ts).
   void app.after(() => {
-    installDomainErrors(app);
+    installErrorMap(app, httpErrorOf);
     tripRoutes(ctx);
     editRoutes(ctx);
     photoRoutes(ctx);

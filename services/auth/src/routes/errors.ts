@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { AccountMessages } from '@wayfarer/contracts';
 import { HttpError, notFound } from '@wayfarer/service-kit';
 import {
@@ -51,23 +51,4 @@ export function httpErrorOf(err: unknown, reply: FastifyReply): unknown {
   }
   if (err instanceof AvatarNotFoundError) return notFound(AVATAR_NOT_FOUND_MESSAGE);
   return err;
-}
-
-/**
- * Every route added to `app` after this answers an auth error thrown by its handler as
- * `httpErrorOf` says (service-kit's error handler writes the `{error, message}`): the use cases
- * throw what they refuse in their own words, and this is the one place saying what each is in
- * HTTP.
- */
-export function installAuthErrors(app: FastifyInstance): void {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const inner = route.handler;
-    route.handler = function (this: FastifyInstance, request, reply) {
-      return Promise.resolve()
-        .then(() => inner.call(this, request, reply))
-        .catch((err: unknown) => {
-          throw httpErrorOf(err, reply);
-        });
-    };
-  });
 }

@@ -10,12 +10,3 @@ export function httpErrorOf(err: unknown, reply: FastifyReply): unknown {
   }
   return err;
 }
-
-/** Runs a use case, its places errors thrown as HTTP errors (the one mapping above). */
-export function withHttpErrors<T>(reply: FastifyReply, useCase: () => T): T {
-  try {
-    return useCase();
-  } catch (err) {
-    throw httpErrorOf(err, reply);
-  }
-}

@@ -1,7 +1,6 @@
 import { parse, requireUserId } from '@wayfarer/service-kit';
 import { searchPlaces } from '../usecases/search-places';
 import type { PlacesContext } from './context';
-import { withHttpErrors } from './errors';
 import { PlacesQuery } from './schema';
 
 export function placesRoutes(ctx: PlacesContext): void {
@@ -9,7 +8,7 @@ export function placesRoutes(ctx: PlacesContext): void {
   ctx.app.get('/api/places', async (request, reply) => {
     requireUserId(request);
     const { query, limit } = parse(PlacesQuery, request.query);
-    const body = withHttpErrors(reply, () => searchPlaces(ctx, query, limit));
+    const body = searchPlaces(ctx, query, limit);
     // Same answer for everyone until the next deploy; per-user cookies keep it private.
     return reply.header('cache-control', 'private, max-age=3600').send(body);
   });

@@ -1,4 +1,3 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
 import { SocialMessages, StatsMessages } from '@wayfarer/contracts';
 import { badRequest, HttpError, notFound } from '@wayfarer/service-kit';
 import { AddFriendRefusedError, NotFoundError, type Missing } from '../domain/errors';
@@ -20,22 +19,4 @@ export function httpErrorOf(err: unknown): unknown {
       : new HttpError(409, SocialMessages.alreadyFriends);
   }
   return err;
-}
-
-/**
- * Every route added to `app` after this answers a domain error thrown by its handler as
- * `httpErrorOf` says: the use cases throw what they refuse in their own words, and this is the
- * one place saying what each is in HTTP.
- */
-export function installDomainErrors(app: FastifyInstance): void {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const handler = route.handler;
-    route.handler = async function (this: FastifyInstance, request, reply) {
-      try {
-        return await handler.call(this, request, reply);
-      } catch (err) {
-        throw httpErrorOf(err);
-      }
-    };
-  });
 }

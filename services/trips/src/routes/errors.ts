@@ -1,4 +1,3 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ImportErrors, ShareMessages, TripEditErrors, TripEditMessages } from '@wayfarer/contracts';
 import { HttpError, notFound } from '@wayfarer/service-kit';
 import {
@@ -41,23 +40,4 @@ export function withHttpErrors<T>(fn: () => T): T {
   } catch (err) {
     throw httpErrorOf(err);
   }
-}
-
-/**
- * Every route added to `app` after this answers a domain error thrown by its handler as
- * `httpErrorOf` says (service-kit's error handler writes the `{error, message}`): the domain
- * and the use cases throw what they refuse in their own words, and this is the one place
- * saying what each is in HTTP.
- */
-export function installDomainErrors(app: FastifyInstance): void {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const handler = route.handler;
-    route.handler = async function (this: FastifyInstance, request, reply) {
-      try {
-        return await handler.call(this, request, reply);
-      } catch (err) {
-        throw httpErrorOf(err);
-      }
-    };
-  });
 }
