@@ -10,7 +10,7 @@ import { z } from 'zod';
 /**
  * The request header carrying the key (`Idempotency-Key`, as the IETF draft names it), taken by
  * `POST /api/trips`, `POST /api/bucketlist`, `POST /api/journal`, `POST /api/add-friend/{id}` and
- * `POST /api/import` (a retry is answered the import's result, or finishes it: trips README).
+ * `POST /api/import` (a retry is answered the import's result, or finishes it: docs/services/trips.md).
  * Chat messages use `send_message`'s `clientId` as their key instead.
  */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

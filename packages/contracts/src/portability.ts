@@ -118,7 +118,7 @@ export const ImportLimits = {
   /**
    * A GPX or KML file. Parsed whole into a DOM (xmldom), which takes some 60 times its size in
    * memory and about a second per MiB: 4 MiB (some 40,000 track points) keeps one parse near
-   * 250 MB, and the service runs one at a time, in a worker thread (trips README, "Import").
+   * 250 MB, and the service runs one at a time, in a worker thread (docs/services/trips.md, "Import").
    */
   xmlMaxBytes: 4 * MiB,
   /** Entries a ZIP may list. */

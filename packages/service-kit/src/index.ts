@@ -19,3 +19,4 @@ export * from './cursor';
 export * from './fences';
 export * from './periodic';
 export * from './error-map';
+export { quietKafkaRequestQueue } from './kafka-idle';

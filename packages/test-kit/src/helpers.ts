@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
+import { quietKafkaRequestQueue } from '@wayfarer/service-kit';
 import { testInfra } from './infra';
 
 /** A short unique suffix for names made by a test. */
@@ -37,6 +38,7 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 export function testKafka(clientId = `test-${uniqueSuffix()}`): Kafka {
+  quietKafkaRequestQueue(); // as the services' clients are (service-kit kafka-idle.ts)
   return new Kafka({
     clientId,
     brokers: testInfra().kafkaBrokers,

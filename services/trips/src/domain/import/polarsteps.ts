@@ -6,7 +6,7 @@ import { utcDate } from './draft';
  * A Polarsteps data export (the ZIP its "Download my data" gives), as publicly described: each
  * trip in a folder `trip/<name>_<tripId>/` holding `trip.json`, and each step's photos in
  * `trip/<name>_<tripId>/<step-slug>_<stepId>/photos/*.jpg`. What we could not confirm against a
- * real export (services/trips/README.md): the exact folder names, whether the folders sit under
+ * real export (docs/services/trips.md): the exact folder names, whether the folders sit under
  * a top folder (accepted: any prefix before `trip/`), and every field beyond those read below,
  * which are all read leniently.
  */

@@ -3,7 +3,7 @@
  * shown all at once when the import commits. A hidden trip is stored under an owner no user can
  * be (`importOwner`): every read of trips goes by its owner (the list, a trip, its photos, the
  * export, share links, edits, the erasure) or checks it (`domain/access.ts`), so none of them
- * sees it, and its `trip.created` waits beside it until the commit (services/trips README,
+ * sees it, and its `trip.created` waits beside it until the commit (docs/services/trips.md,
  * "Import").
  */
 
