@@ -192,7 +192,7 @@ export function DownloadIcon() {
   );
 }
 
-/** Issue 22: the trips list's Import (an arrow into the tray, the Download icon's opposite). */
+/** The trips list's Import (an arrow into the tray, the Download icon's opposite). */
 export function UploadIcon() {
   return (
     <svg {...common} width={16} height={16}>

@@ -30,7 +30,7 @@ export const TRIP_TEXTS = {
   deleteFailed: 'The trip could not be deleted. Please try again.',
   saveFailed: 'The trip could not be saved. Please try again.',
   untitled: 'Untitled trip',
-  /** Issue 20: the visibility control and the list's lock. */
+  /** The visibility control and the list's lock. */
   visibility: 'Who can see this trip',
   privateTrip: 'Private trip',
 } as const;
