@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { seedDemo } from '../../scripts/demo/seed';
 import { portsAt } from '../../scripts/stack/services';
 import { root, startStack } from '../../scripts/stack/stack';
+import { waitConsumersSteady } from '../lib/consumers';
 import { recordBudget } from '../lib/results';
 import { cpuSeconds, processTree, rssMb } from '../lib/procs';
 
@@ -62,6 +63,9 @@ const treeRss = (pid: number) => processTree(pid).reduce((sum, p) => sum + (rssM
 log(`starting the stack (namespace idle, gateway ${PORTS.gateway})`);
 const stack = await startStack({ namespace: 'idle', ports: PORTS, logLevel: 'info' });
 try {
+  // a long-lived broker holds every earlier run's events: the stack's new groups read them
+  // first, and the seed would wait on a journal behind that backlog
+  await waitConsumersSteady({ groupPrefix: 'idle-', timeoutMs: 600_000 });
   log('loading the demo data');
   const report = await seedDemo(stack.url);
   log(`demo data: ${report.users.length} users, ${report.trips.made.length} trips made`);
